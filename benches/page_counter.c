@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: MIT
+/*
+ * page_counter.c - the Linux v6.0 memcg charge path and the Aug 2022 series that sped it
+ * up: (A) no xchg in propagate_protected_usage when nothing changed, (B) the v6.1
+ * struct page_counter layout, (C) MEMCG_CHARGE_BATCH 32 -> 64. Every thread charges the
+ * same leaf of a root/L1/L2/L3 hierarchy, as 36 netperf instances in one cgroup do.
+ * Kernel facts: ../shared/reference/kernel-memcg.md sections 1-3 and 7.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define NLEVELS 4		    /* root, L1, L2, L3 (the leaf): every charge walks 4 counters */
+#define PAGE_COUNTER_MAX (LONG_MAX / 4096) /* LONG_MAX / PAGE_SIZE on 64-bit */
+#define MIN_PAGES 256		    /* memory.min on L1: 1 MiB worth of 4 KiB pages */
+#define LOW_PAGES (2 * MIN_PAGES)   /* memory.low on L1 */
+#define MEMCG_ALIGN 4096	    /* kmalloc-4k/8k objects are naturally aligned */
+
+/* One struct page_counter, resolved against a layout: the address of each field. */
+struct counter {
+	pc_word *usage, *min, *low, *high, *max, *emin, *min_usage, *children_min_usage, *elow,
+		*low_usage, *children_low_usage, *watermark, *failcnt, *parent;
+};
+
+static const struct {
+	const char *name;
+	size_t member;
+} counter_fields[] = {
+#define F(f) {#f, offsetof(struct counter, f)}
+	F(usage),     F(min),	    F(low),	  F(high),
+	F(max),	      F(emin),	    F(min_usage), F(children_min_usage),
+	F(elow),      F(low_usage), F(children_low_usage),
+	F(watermark), F(failcnt),   F(parent),
+#undef F
+};
+
+/*
+ * One struct mem_cgroup head. Pointer fields of the modelled objects (page_counter.parent,
+ * css.parent) hold the address of the parent's descriptor, so a walk follows the loaded
+ * value exactly as the kernel does; descriptors are read-only after setup.
+ */
+struct memcg {
+	pc_word *css_parent;
+	struct counter memory, swap;
+};
+
+enum propagate { ALWAYS_XCHG, COND_XCHG };
+
+struct pc_shared {
+	enum propagate propagate;
+	long batch, nr, burst, charges_per_burst;
+	int stocked;
+	struct memcg cg[NLEVELS]; /* cg[0] is root, cg[NLEVELS - 1] the leaf */
+	void *obj[NLEVELS];	  /* the modelled mem_cgroup objects */
+	const struct layout *layout;
+};
+
+/* memcg_stock_pcp: one cached memcg and its pre-charged pages, private to a thread. */
+struct pc_thread {
+	struct memcg *cached;
+	long nr_pages;
+	long step; /* stocked: position in the burst, [0, 2 * charges_per_burst) */
+};
+
+static long min_l(long a, long b)
+{
+	return a < b ? a : b;
+}
+
+/* propagate_protected_usage - keep min_usage/low_usage and the parent's children_* sums. */
+static void propagate_protected_usage(const struct pc_shared *s, struct counter *c, long usage)
+{
+	struct counter *parent = pc_load_ptr(c->parent);
+	long prot, old, delta, m, l;
+
+	if (!parent)
+		return; /* the root counter never propagates */
+
+	if (s->propagate == COND_XCHG) {
+		/* Patch A: only a changed protected amount costs an exclusive line. */
+		prot = min_l(usage, pc_load(c->min));
+		old = pc_load(c->min_usage);
+		if (prot != old) {
+			old = pc_xchg(c->min_usage, prot);
+			delta = prot - old;
+			if (delta)
+				pc_add(parent->children_min_usage, delta);
+		}
+		prot = min_l(usage, pc_load(c->low));
+		old = pc_load(c->low_usage);
+		if (prot != old) {
+			old = pc_xchg(c->low_usage, prot);
+			delta = prot - old;
+			if (delta)
+				pc_add(parent->children_low_usage, delta);
+		}
+		return;
+	}
+
+	m = pc_load(c->min);
+	if (m || pc_load(c->min_usage)) {
+		prot = min_l(usage, m);
+		old = pc_xchg(c->min_usage, prot);
+		delta = prot - old;
+		if (delta)
+			pc_add(parent->children_min_usage, delta);
+	}
+	l = pc_load(c->low);
+	if (l || pc_load(c->low_usage)) {
+		prot = min_l(usage, l);
+		old = pc_xchg(c->low_usage, prot);
+		delta = prot - old;
+		if (delta)
+			pc_add(parent->children_low_usage, delta);
+	}
+}
+
+static void page_counter_cancel(const struct pc_shared *s, struct counter *c, long n)
+{
+	long new = pc_sub_return(c->usage, n);
+
+	if (new < 0) { /* more uncharges than charges: the kernel warns once and clamps */
+		new = 0;
+		pc_store(c->usage, new);
+	}
+	propagate_protected_usage(s, c, new);
+}
+
+/* page_counter_charge - hierarchical charge without a limit check. */
+static void page_counter_charge(const struct pc_shared *s, struct counter *counter, long n)
+{
+	struct counter *c;
+
+	for (c = counter; c; c = pc_load_ptr(c->parent)) {
+		long new = pc_add_return(c->usage, n);
+
+		propagate_protected_usage(s, c, new);
+		/* Racy in the kernel too: a lost update only makes the watermark inexact. */
+		if (new > pc_load(c->watermark))
+			pc_store(c->watermark, new);
+	}
+}
+
+/*
+ * page_counter_try_charge - charge @n pages from @counter up to the root.
+ * Returns NULL, or the counter whose max was exceeded (lower levels are unwound).
+ */
+static struct counter *page_counter_try_charge(const struct pc_shared *s, struct counter *counter,
+					       long n)
+{
+	struct counter *c, *fail;
+
+	for (c = counter; c; c = pc_load_ptr(c->parent)) {
+		long new = pc_add_return(c->usage, n);
+
+		if (new > pc_load(c->max)) {
+			pc_add(c->usage, -n);
+			/* data_race(c->failcnt++) in the kernel: a plain, non-atomic increment */
+			pc_store(c->failcnt, pc_load(c->failcnt) + 1);
+			fail = c;
+			goto failed;
+		}
+		propagate_protected_usage(s, c, new);
+		if (new > pc_load(c->watermark))
+			pc_store(c->watermark, new);
+	}
+	return NULL;
+
+failed:
+	for (c = counter; c != fail; c = pc_load_ptr(c->parent))
+		page_counter_cancel(s, c, n);
+	return fail;
+}
+
+static void page_counter_uncharge(const struct pc_shared *s, struct counter *counter, long n)
+{
+	struct counter *c;
+
+	for (c = counter; c; c = pc_load_ptr(c->parent))
+		page_counter_cancel(s, c, n);
+}
+
+static void page_counter_set_min(const struct pc_shared *s, struct counter *counter, long n)
+{
+	struct counter *c;
+
+	pc_store(counter->min, n);
+	for (c = counter; c; c = pc_load_ptr(c->parent))
+		propagate_protected_usage(s, c, pc_load(c->usage));
+}
+
+static void page_counter_set_low(const struct pc_shared *s, struct counter *counter, long n)
+{
+	struct counter *c;
+
+	pc_store(counter->low, n);
+	for (c = counter; c; c = pc_load_ptr(c->parent))
+		propagate_protected_usage(s, c, pc_load(c->usage));
+}
+
+static void drain_stock(const struct pc_shared *s, struct pc_thread *st)
+{
+	if (!st->cached)
+		return;
+	if (st->nr_pages) {
+		page_counter_uncharge(s, &st->cached->memory, st->nr_pages);
+		st->nr_pages = 0;
+	}
+	st->cached = NULL;
+}
+
+/* refill_stock - return @n pages to the stock; over batch, the WHOLE stock goes back. */
+static void refill_stock(const struct pc_shared *s, struct pc_thread *st, struct memcg *memcg,
+			 long n)
+{
+	if (st->cached != memcg) {
+		drain_stock(s, st);
+		st->cached = memcg;
+	}
+	st->nr_pages += n;
+	if (st->nr_pages > s->batch)
+		drain_stock(s, st);
+}
+
+static int consume_stock(const struct pc_shared *s, struct pc_thread *st, struct memcg *memcg,
+			 long n)
+{
+	if (n > s->batch)
+		return 0;
+	if (st->cached == memcg && st->nr_pages >= n) {
+		st->nr_pages -= n;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * try_charge_memcg - the cgroup v2 charge of v6.0: stock first, else a hierarchical charge
+ * of max(batch, n) with the surplus stocked, then the memory.high/swap.high check of the
+ * memcg and every ancestor. Limits are PAGE_COUNTER_MAX, so no reclaim path is modelled.
+ */
+static int try_charge_memcg(const struct pc_shared *s, struct pc_thread *st, struct memcg *memcg,
+			    long n)
+{
+	long batch = s->batch > n ? s->batch : n;
+	struct memcg *m;
+
+retry:
+	if (consume_stock(s, st, memcg, n))
+		return 0;
+	if (page_counter_try_charge(s, &memcg->memory, batch)) {
+		if (batch > n) {
+			batch = n;
+			goto retry;
+		}
+		return -1;
+	}
+	if (batch > n)
+		refill_stock(s, st, memcg, batch - n);
+
+	m = memcg;
+	do {
+		int mem_high = pc_load(m->memory.usage) > pc_load(m->memory.high);
+		int swap_high = pc_load(m->swap.usage) > pc_load(m->swap.high);
+
+		if (mem_high || swap_high)
+			break; /* the over-high work is never reached: high is PAGE_COUNTER_MAX */
+	} while ((m = pc_load_ptr(m->css_parent)));
+	return 0;
+}
+
+static void resolve_counter(struct counter *c, char *obj, const struct layout *l, const char *name)
+{
+	char path[LAYOUT_NAME_MAX * 2];
+
+	for (size_t i = 0; i < sizeof(counter_fields) / sizeof(counter_fields[0]); i++) {
+		snprintf(path, sizeof(path), "%s.%s", name, counter_fields[i].name);
+		*(pc_word **)((char *)c + counter_fields[i].member) =
+			(pc_word *)(obj + layout_offset(l, "mem_cgroup", path));
+	}
+}
+
+static void init_counter(struct counter *c, struct counter *parent)
+{
+	pc_store(c->max, PAGE_COUNTER_MAX);
+	pc_store(c->high, PAGE_COUNTER_MAX); /* memory.high / swap.high = max at css_alloc */
+	pc_store_ptr(c->parent, parent);
+}
+
+static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
+{
+	const struct layout *l = bench_layout(cfg, "layout", err, errlen);
+	static const char *const heads[] = {"css.parent", "memory", "swap"};
+	char path[LAYOUT_NAME_MAX * 2];
+
+	if (!l)
+		return -1;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		if (layout_offset(l, "mem_cgroup", heads[i]) < 0) {
+			bench_error(err, errlen, "layout %s: struct mem_cgroup has no field %s",
+				    l->name, heads[i]);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(counter_fields) / sizeof(counter_fields[0]); i++) {
+		snprintf(path, sizeof(path), "memory.%s", counter_fields[i].name);
+		if (layout_offset(l, "mem_cgroup", path) < 0) {
+			bench_error(err, errlen, "layout %s: struct page_counter has no field %s",
+				    l->name, counter_fields[i].name);
+			return -1;
+		}
+	}
+	if (bench_long(cfg, "burst") % bench_long(cfg, "nr")) {
+		bench_error(err, errlen, "burst=%ld is not a multiple of nr=%ld",
+			    bench_long(cfg, "burst"), bench_long(cfg, "nr"));
+		return -1;
+	}
+	if (bench_long(cfg, "preload") <= 2 * LOW_PAGES) {
+		bench_error(err, errlen, "preload=%ld must be well above memory.low (%d pages)",
+			    bench_long(cfg, "preload"), LOW_PAGES);
+		return -1;
+	}
+	return 0;
+}
+
+static void teardown(void *shared);
+
+static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
+{
+	const struct layout *l = bench_layout(cfg, "layout", err, errlen);
+	const struct layout_struct *ls;
+	struct pc_shared *s;
+
+	if (!l || !(ls = layout_find_struct(l, "mem_cgroup")))
+		return NULL;
+	s = bench_alloc(sizeof(*s), BENCH_PAD);
+	s->propagate = strcmp(bench_str(cfg, "propagate"), "cond-xchg") ? ALWAYS_XCHG : COND_XCHG;
+	s->batch = bench_long(cfg, "batch");
+	s->nr = bench_long(cfg, "nr");
+	s->burst = bench_long(cfg, "burst");
+	s->charges_per_burst = s->burst / s->nr;
+	s->stocked = !strcmp(bench_workload_name(cfg), "stocked");
+	s->layout = l;
+
+	for (int i = 0; i < NLEVELS; i++) {
+		struct memcg *cg = &s->cg[i], *parent = i ? &s->cg[i - 1] : NULL;
+
+		s->obj[i] = bench_alloc(ls->size, ls->align > MEMCG_ALIGN ? ls->align : MEMCG_ALIGN);
+		cg->css_parent =
+			(pc_word *)((char *)s->obj[i] + layout_offset(l, "mem_cgroup", "css.parent"));
+		resolve_counter(&cg->memory, s->obj[i], l, "memory");
+		resolve_counter(&cg->swap, s->obj[i], l, "swap");
+		init_counter(&cg->memory, parent ? &parent->memory : NULL);
+		init_counter(&cg->swap, parent ? &parent->swap : NULL);
+		pc_store_ptr(cg->css_parent, parent);
+	}
+	page_counter_set_min(s, &s->cg[1].memory, MIN_PAGES);
+	page_counter_set_low(s, &s->cg[1].memory, LOW_PAGES);
+	page_counter_charge(s, &s->cg[NLEVELS - 1].memory, bench_long(cfg, "preload"));
+	return s;
+}
+
+static void teardown(void *shared)
+{
+	struct pc_shared *s = shared;
+
+	for (int i = 0; i < NLEVELS; i++)
+		bench_free(s->obj[i]);
+	bench_free(s);
+}
+
+static void *thread_setup(void *shared, int thread)
+{
+	(void)shared;
+	(void)thread;
+	return bench_alloc(sizeof(struct pc_thread), BENCH_PAD);
+}
+
+static void thread_teardown(void *shared, void *tstate)
+{
+	struct pc_shared *s = shared;
+	struct pc_thread *st = tstate;
+	struct memcg *leaf = &s->cg[NLEVELS - 1];
+	long k = s->charges_per_burst;
+
+	if (s->stocked) {
+		/* Give back what the unfinished burst still holds, then the stock. */
+		long held = st->step < k ? st->step : 2 * k - st->step;
+
+		for (long i = 0; i < held; i++)
+			refill_stock(s, st, leaf, s->nr);
+		drain_stock(s, st);
+	}
+	bench_free(st);
+}
+
+static void run(void *shared, void *tstate, uint64_t n)
+{
+	struct pc_shared *s = shared;
+	struct pc_thread *st = tstate;
+	struct memcg *leaf = &s->cg[NLEVELS - 1];
+	long nr = s->nr, k = s->charges_per_burst;
+
+	if (!s->stocked) {
+		while (n--) {
+			if (!page_counter_try_charge(s, &leaf->memory, nr))
+				page_counter_uncharge(s, &leaf->memory, nr);
+		}
+		return;
+	}
+	/* One operation = one charge plus (later in the burst) the uncharge of its pages. */
+	for (uint64_t i = 0; i < 2 * n; i++) {
+		if (st->step < k)
+			try_charge_memcg(s, st, leaf, nr);
+		else
+			refill_stock(s, st, leaf, nr); /* mem_cgroup_uncharge_skmem on v2 */
+		if (++st->step == 2 * k)
+			st->step = 0;
+	}
+}
+
+static int objects(void *shared, struct bench_object *out, int max)
+{
+	static const char *const names[NLEVELS] = {"root", "L1", "L2", "L3"};
+	struct pc_shared *s = shared;
+	int i;
+
+	for (i = 0; i < NLEVELS && i < max; i++)
+		out[i] = (struct bench_object){names[i], "mem_cgroup", s->obj[i], s->layout};
+	return i;
+}
+
+static const struct bench_param params[] = {
+	{"layout", "v6.0", "struct page_counter/mem_cgroup layout (patch B: v6.1)", BENCH_LAYOUT,
+	 0, 0},
+	{"propagate", "always-xchg",
+	 "propagate_protected_usage: always-xchg (v6.0) or cond-xchg (patch A)",
+	 "always-xchg|cond-xchg", 0, 0},
+	{"batch", "32", "MEMCG_CHARGE_BATCH in pages (patch C: 64)", NULL, 1, 1 << 20},
+	{"nr", "1", "pages per charge", NULL, 1, 1 << 20},
+	{"burst", "48", "stocked: pages a thread charges before it uncharges them", NULL, 1,
+	 1 << 24},
+	{"preload", "65536", "pages charged to the leaf at setup (usage well above min/low)",
+	 NULL, 1, 1L << 40},
+	{NULL},
+};
+
+static const struct bench_preset presets[] = {
+	{"v6.0-rc1", "Linux v6.0-rc1: v6.0 layout, always xchg, batch 32",
+	 "layout=v6.0 propagate=always-xchg batch=32"},
+	{"+A", "patch 1/3: no xchg of min_usage/low_usage unless they change",
+	 "layout=v6.0 propagate=cond-xchg batch=32"},
+	{"+B", "patch 2/3: v6.1 layout, usage alone on its cache line",
+	 "layout=v6.1 propagate=always-xchg batch=32"},
+	{"+C", "patch 3/3: MEMCG_CHARGE_BATCH 64", "layout=v6.0 propagate=always-xchg batch=64"},
+	{"+ABC", "the whole series (v6.1)", "layout=v6.1 propagate=cond-xchg batch=64"},
+	{NULL},
+};
+
+static const struct bench_workload workloads[] = {
+	{"direct", "page_counter_try_charge + page_counter_uncharge of nr pages, no stock",
+	 "nr=1"},
+	{"stocked",
+	 "v6.0 memcg charge: per-thread stock, batch refills, high-limit walk; bursts of "
+	 "`burst` pages",
+	 "nr=3"},
+	{NULL},
+};
+
+const struct scenario page_counter_scenario = {
+	.name = "page_counter",
+	.desc = "struct page_counter hierarchy charged by every thread (Aug 2022 series A/B/C)",
+	.params = params,
+	.presets = presets,
+	.workloads = workloads,
+	.check = check,
+	.setup = setup,
+	.teardown = teardown,
+	.thread_setup = thread_setup,
+	.thread_teardown = thread_teardown,
+	.run = run,
+	.objects = objects,
+};

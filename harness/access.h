@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * access.h - the accessor layer: the only way scenario code touches shared modelled memory.
+ *
+ * Every field of a modelled kernel struct is a pc_word (8 bytes) or a pc_lock (4 bytes)
+ * at a byte offset taken from a layout. The accessors map one-to-one onto the kernel
+ * primitives the models reproduce (READ_ONCE, WRITE_ONCE, atomic_long_add_return, xchg,
+ * spin_lock ...), all as C11 atomics, so the kernel's deliberate races are race-free here.
+ *
+ * Compiled with PCBENCH_TRACE, each accessor first reports (op, address, size, site) to
+ * pc_trace(); scenario sources are compiled twice, never copied.
+ */
+#ifndef PCBENCH_ACCESS_H
+#define PCBENCH_ACCESS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+typedef _Atomic long pc_word; /* atomic_long_t, unsigned long, or a pointer */
+typedef _Atomic int pc_lock;  /* spinlock_t without debugging: 4 bytes */
+
+#if defined(__x86_64__) || defined(__i386__)
+#define pc_cpu_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define pc_cpu_relax() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define pc_cpu_relax() ((void)0)
+#endif
+
+enum pc_op {
+	PC_OP_LOAD,	  /* READ_ONCE / atomic_read */
+	PC_OP_STORE,	  /* WRITE_ONCE / atomic_set */
+	PC_OP_ADD,	  /* atomic_long_add (no return, unordered) */
+	PC_OP_ADD_RETURN, /* atomic_long_add_return / sub_return (fully ordered) */
+	PC_OP_XCHG,	  /* atomic_long_xchg */
+	PC_OP_CMPXCHG,	  /* atomic_long_cmpxchg */
+	PC_OP_LOCK,	  /* spin_lock */
+	PC_OP_UNLOCK,	  /* spin_unlock */
+	PC_OP_COUNT
+};
+
+/* pc_op_name - "load", "store", "add", "add_return", "xchg", "cmpxchg", "lock", "unlock". */
+const char *pc_op_name(enum pc_op op);
+/* pc_op_is_write - true for every op that needs the line exclusive. */
+static inline int pc_op_is_write(enum pc_op op)
+{
+	return op != PC_OP_LOAD;
+}
+
+#ifdef PCBENCH_TRACE
+/*
+ * pc_trace - called before every shared access in the tracing build. The default
+ * implementation (access.c) calls pc_trace_hook when it is set.
+ */
+void pc_trace(enum pc_op op, const volatile void *addr, unsigned size, const char *site);
+#define PC_SITE , const char *site
+#define PC_TRACE(op, p, size) pc_trace((op), (p), (size), site)
+#define PC_CALL(fn, ...) fn(__VA_ARGS__, __func__)
+#else
+#define PC_SITE
+#define PC_TRACE(op, p, size) ((void)0)
+#define PC_CALL(fn, ...) fn(__VA_ARGS__)
+#endif
+/* Set by tests or the model; called by pc_trace in the tracing build. */
+extern void (*pc_trace_hook)(enum pc_op op, const volatile void *addr, unsigned size,
+			     const char *site);
+
+static inline long pc_load_(pc_word *p PC_SITE)
+{
+	PC_TRACE(PC_OP_LOAD, p, sizeof(*p));
+	return atomic_load_explicit(p, memory_order_relaxed);
+}
+
+static inline void pc_store_(pc_word *p, long v PC_SITE)
+{
+	PC_TRACE(PC_OP_STORE, p, sizeof(*p));
+	atomic_store_explicit(p, v, memory_order_relaxed);
+}
+
+static inline void pc_add_(pc_word *p, long v PC_SITE)
+{
+	PC_TRACE(PC_OP_ADD, p, sizeof(*p));
+	atomic_fetch_add_explicit(p, v, memory_order_relaxed);
+}
+
+static inline long pc_add_return_(pc_word *p, long v PC_SITE)
+{
+	PC_TRACE(PC_OP_ADD_RETURN, p, sizeof(*p));
+	return atomic_fetch_add_explicit(p, v, memory_order_seq_cst) + v;
+}
+
+static inline long pc_xchg_(pc_word *p, long v PC_SITE)
+{
+	PC_TRACE(PC_OP_XCHG, p, sizeof(*p));
+	return atomic_exchange_explicit(p, v, memory_order_seq_cst);
+}
+
+/* Returns the value seen; the store happened if it equals @old. */
+static inline long pc_cmpxchg_(pc_word *p, long old, long v PC_SITE)
+{
+	PC_TRACE(PC_OP_CMPXCHG, p, sizeof(*p));
+	atomic_compare_exchange_strong_explicit(p, &old, v, memory_order_seq_cst,
+						memory_order_relaxed);
+	return old;
+}
+
+static inline void pc_spin_lock_(pc_lock *l PC_SITE)
+{
+	PC_TRACE(PC_OP_LOCK, l, sizeof(*l));
+	while (atomic_exchange_explicit(l, 1, memory_order_acquire)) {
+		while (atomic_load_explicit(l, memory_order_relaxed))
+			pc_cpu_relax();
+	}
+}
+
+static inline void pc_spin_unlock_(pc_lock *l PC_SITE)
+{
+	PC_TRACE(PC_OP_UNLOCK, l, sizeof(*l));
+	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+#define pc_load(p) PC_CALL(pc_load_, p)
+#define pc_store(p, v) PC_CALL(pc_store_, p, v)
+#define pc_add(p, v) PC_CALL(pc_add_, p, v)
+#define pc_add_return(p, v) PC_CALL(pc_add_return_, p, v)
+#define pc_sub_return(p, v) PC_CALL(pc_add_return_, p, -(v))
+#define pc_xchg(p, v) PC_CALL(pc_xchg_, p, v)
+#define pc_cmpxchg(p, o, v) PC_CALL(pc_cmpxchg_, p, o, v)
+#define pc_spin_lock(l) PC_CALL(pc_spin_lock_, l)
+#define pc_spin_unlock(l) PC_CALL(pc_spin_unlock_, l)
+/* Pointers stored in modelled structs (parent, css.parent) are pc_words too. */
+#define pc_load_ptr(p) ((void *)(uintptr_t)pc_load(p))
+#define pc_store_ptr(p, v) pc_store(p, (long)(uintptr_t)(v))
+
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - the scenario API. A scenario is one file in benches/ that defines one
+ * `const struct scenario <name>_scenario` and registers itself with one add_scenario(<name>)
+ * line in benches/CMakeLists.txt. It sees only this header, access.h and layout.h: the
+ * harness owns threads, pinning, timing, repetitions, counters and output.
+ */
+#ifndef PCBENCH_BENCH_H
+#define PCBENCH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "access.h"
+#include "layout.h"
+
+/* Cache-line size the harness pads private blocks to (covers adjacent-line prefetch). */
+#define BENCH_PAD 128
+
+/*
+ * One scenario parameter. Values are strings; a parameter is either one of @choices
+ * ("a|b|c"), or an integer in [@min, @max] when @choices is NULL. Parameters of type
+ * "layout" use choices == BENCH_LAYOUT: any built-in layout name or layout file.
+ */
+struct bench_param {
+	const char *name;
+	const char *def;
+	const char *help;
+	const char *choices;
+	long min, max;
+};
+#define BENCH_LAYOUT "<layout>"
+
+/* A preset: a named set of parameter values, "k=v k=v", reproducing one kernel state. */
+struct bench_preset {
+	const char *name;
+	const char *desc;
+	const char *set;
+};
+
+/* A workload: an operation mix, with its own parameter defaults ("k=v ..."). */
+struct bench_workload {
+	const char *name;
+	const char *desc;
+	const char *set;
+};
+
+/* The resolved parameters of one measurement (opaque to scenarios). */
+struct bench_cfg;
+
+/*
+ * Parameter values. Order of precedence, lowest first: the parameter's default, the
+ * workload's set, the preset's set, the user's --param. Values are validated before any
+ * measurement starts, so these never fail for a declared parameter.
+ */
+const char *bench_str(const struct bench_cfg *cfg, const char *name);
+long bench_long(const struct bench_cfg *cfg, const char *name);
+const char *bench_workload_name(const struct bench_cfg *cfg);
+int bench_threads(const struct bench_cfg *cfg);
+
+/*
+ * bench_layout - the layout named by parameter @param, loaded once and cached for the
+ * process. NULL (with a reason in @err) if it cannot be loaded.
+ */
+const struct layout *bench_layout(const struct bench_cfg *cfg, const char *param, char *err,
+				  size_t errlen);
+
+/*
+ * bench_alloc - zeroed memory for modelled structs or per-thread blocks, aligned to
+ * @align (rounded up to a power of two, at least 64). The harness decides where it lives.
+ */
+void *bench_alloc(size_t size, size_t align);
+void bench_free(void *p);
+
+/* bench_error - write a formatted reason into @err (setup and check helpers). */
+void bench_error(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A modelled object of the shared state: where it is and which layout struct it follows. */
+struct bench_object {
+	const char *name;  /* "root", "L1", ... */
+	const char *sname; /* struct name in the layout, "mem_cgroup" */
+	const void *base;
+	const struct layout *layout;
+};
+
+struct scenario {
+	const char *name;
+	const char *desc;
+	const struct bench_param *params;	/* terminated by {NULL} */
+	const struct bench_preset *presets;	/* terminated by {NULL}; the first is the base */
+	const struct bench_workload *workloads; /* terminated by {NULL} */
+
+	/* Optional: validate a resolved configuration before anything is measured. */
+	int (*check)(const struct bench_cfg *cfg, char *err, size_t errlen);
+	/*
+	 * Build the shared modelled state for one measurement (called once, on thread 0 after
+	 * it is pinned). Returns NULL with a reason in @err on failure.
+	 */
+	void *(*setup)(const struct bench_cfg *cfg, char *err, size_t errlen);
+	void (*teardown)(void *shared);
+	/* Per-thread private state, built on the pinned thread itself. NULL means failure. */
+	void *(*thread_setup)(void *shared, int thread);
+	/* Undo what the thread still holds (outstanding charges, stock) and free its state. */
+	void (*thread_teardown)(void *shared, void *tstate);
+	/* Perform @n operations. The only function that runs inside the measured window. */
+	void (*run)(void *shared, void *tstate, uint64_t n);
+	/*
+	 * The modelled objects of @shared, at most @max of them; returns how many. Lets tests,
+	 * reports and the coherence model map an address back to an object and a field.
+	 */
+	int (*objects)(void *shared, struct bench_object *out, int max);
+};
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * harness.h - the harness's internal API (scenarios never include this): resolved
+ * configurations, the scenario table, measurement plans.
+ */
+#ifndef PCBENCH_HARNESS_H
+#define PCBENCH_HARNESS_H
+
+#include "bench.h"
+
+/* The generated scenario table, terminated by NULL. */
+extern const struct scenario *const all_scenarios[];
+const struct scenario *scenario_find(const char *name);
+const struct bench_preset *preset_find(const struct scenario *sc, const char *name);
+const struct bench_workload *workload_find(const struct scenario *sc, const char *name);
+
+/*
+ * cfg_new - resolve every parameter of @sc for one (preset, workload, threads):
+ * defaults < workload set < preset set < @user ("name=value" strings; names the scenario
+ * does not declare are ignored). Validates every value, loads layouts and runs the
+ * scenario's check(). Returns NULL with "what: value: why" in @err.
+ */
+struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *preset,
+			  const struct bench_workload *wl, int threads, char *const *user,
+			  int nuser, char *err, size_t errlen);
+void cfg_free(struct bench_cfg *cfg);
+const struct scenario *cfg_scenario(const struct bench_cfg *cfg);
+const struct bench_preset *cfg_preset(const struct bench_cfg *cfg);
+/* cfg_value - value of parameter number @i of the scenario. */
+const char *cfg_value(const struct bench_cfg *cfg, int i);
+/* cfg_layout_name - the value of the "layout" parameter, or "" when there is none. */
+const char *cfg_layout_name(const struct bench_cfg *cfg);
+
+#endif

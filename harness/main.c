@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: MIT
+/* main.c - the pcbench command line: resolve everything, then measure, write, report. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "csv.h"
+#include "gbshim.h"
+#include "harness.h"
+#include "plan.h"
+#include "report.h"
+#include "topology.h"
+#include "util.h"
+
+#define MAX_THREAD_COUNTS 256
+#define MAX_PARAMS 64
+
+static const char *const base_cols[] = {
+	"run_id",	"scenario", "preset",	      "layout",		"workload",
+	"threads",	"placement", "cpus",	      "repetition",	"duration_s",
+	"ops",		"ops_per_s", "ns_per_op",     "ops_min_thread", "ops_max_thread",
+	"status",	"reason",    "host",	      "window_s",
+};
+#define NBASE (int)(sizeof(base_cols) / sizeof(base_cols[0]))
+
+struct options {
+	const char *scenarios, *presets, *workloads, *threads, *placement, *out, *csv, *filter;
+	double time_s;
+	int repetitions, list;
+	char *params[MAX_PARAMS];
+	int nparams;
+};
+
+/* The state of a run, shared by the measurement callback. */
+static struct run {
+	struct options opt;
+	struct family *fams;
+	int nfams;
+	const char *cols[NBASE + MAX_PARAMS];
+	const char *param_cols[MAX_PARAMS]; /* parameter name of each param_ column */
+	int ncols, nparam_cols;
+	struct csv_writer *csv, *csv_extra;
+	struct report *report;
+	struct run_context ctx;
+	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
+	int done, total, errors, skipped, ok, write_failed;
+	double t_first;
+} run;
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pcbench [options] [--benchmark_*=...]\n"
+		"\n"
+		"Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
+		"one equal-time window per repetition, and writes one CSV row per measurement.\n"
+		"\n"
+		"  -s, --scenario LIST      scenarios (default: all)\n"
+		"  -p, --preset LIST        presets (default: all of each scenario)\n"
+		"  -w, --workload LIST      scenario workloads (default: all)\n"
+		"  -t, --threads LIST       e.g. 1,2 | 1-8 | max (default: 1,max)\n"
+		"  -P, --placement NAME     compact | scatter (default: scatter)\n"
+		"      --time SECONDS       one measurement window (default 0.3), after a\n"
+		"                           warm-up of a tenth of it\n"
+		"  -r, --repetitions N      (default 3)\n"
+		"  -D, --param NAME=VALUE   override a scenario parameter (repeatable)\n"
+		"  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>)\n"
+		"      --csv FILE           also write the CSV here (appends if the header matches)\n"
+		"      --list               scenarios, presets, workloads, parameters\n"
+		"  -h, --help               this text\n"
+		"  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
+		"                           selects families by name, e.g.\n"
+		"                           page_counter/preset:v6.0-rc1/workload:direct/"
+		"placement:scatter/threads:2)\n"
+		"\n"
+		"Exit status: 0 all measured ok, 1 some measurement failed (rows say why),\n"
+		"2 bad usage or environment (nothing measured), 4 everything was skipped.\n"
+		"\n"
+		"Examples:\n"
+		"  pcbench                                   the default suite\n"
+		"  pcbench --list                            what can be measured\n"
+		"  pcbench -s page_counter -p v6.0-rc1,+ABC -w stocked -t 1-2 -r 5\n"
+		"                                            the seed's before/after, 5 repetitions\n"
+		"  pcbench -p +A -D batch=128 -t max         patch A with a larger charge batch\n"
+		"  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n");
+}
+
+static void list_scenarios(void)
+{
+	for (int i = 0; all_scenarios[i]; i++) {
+		const struct scenario *sc = all_scenarios[i];
+
+		printf("%s\n    %s\n  presets:\n", sc->name, sc->desc);
+		for (int j = 0; sc->presets[j].name; j++)
+			printf("    %-10s %s\n    %-10s   {%s}\n", sc->presets[j].name,
+			       sc->presets[j].desc, "", sc->presets[j].set);
+		printf("  workloads:\n");
+		for (int j = 0; sc->workloads[j].name; j++)
+			printf("    %-10s %s {%s}\n", sc->workloads[j].name, sc->workloads[j].desc,
+			       sc->workloads[j].set);
+		printf("  parameters:\n");
+		for (int j = 0; sc->params[j].name; j++) {
+			const struct bench_param *p = &sc->params[j];
+
+			printf("    %-10s %s (default %s", p->name, p->help, p->def);
+			if (p->choices && !strcmp(p->choices, BENCH_LAYOUT)) {
+				const char *names[32];
+				int n = layout_builtin_names(NULL, names, 32);
+
+				printf("; a layout file or one of");
+				for (int k = 0; k < n; k++)
+					printf(" %s", names[k]);
+			} else if (p->choices) {
+				printf("; one of %s", p->choices);
+			} else {
+				printf("; %ld..%ld", p->min, p->max);
+			}
+			printf(")\n");
+		}
+		printf("\n");
+	}
+}
+
+/* take_gb_args - move --benchmark_* arguments out of argv; keep --benchmark_filter. */
+static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
+{
+	int n = 0, k = 1;
+
+	gb[n++] = argv[0];
+	for (int i = 1; i < *argc; i++) {
+		if (!strncmp(argv[i], "--benchmark_filter=", 19))
+			o->filter = argv[i] + 19;
+		else if (!strncmp(argv[i], "--benchmark_", 12))
+			gb[n++] = argv[i];
+		else
+			argv[k++] = argv[i];
+	}
+	*argc = k;
+	argv[k] = NULL;
+	gb[n] = NULL;
+	return n;
+}
+
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.001 && v <= 3600))
+		usage_error("--time", s, "expected seconds in [0.001, 3600]");
+	return v;
+}
+
+static int parse_reps(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > 1000)
+		usage_error("--repetitions", s, "expected an integer in [1, 1000]");
+	return (int)v;
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{"scenario", required_argument, NULL, 's'},
+		{"preset", required_argument, NULL, 'p'},
+		{"workload", required_argument, NULL, 'w'},
+		{"threads", required_argument, NULL, 't'},
+		{"placement", required_argument, NULL, 'P'},
+		{"time", required_argument, NULL, 'T'},
+		{"repetitions", required_argument, NULL, 'r'},
+		{"param", required_argument, NULL, 'D'},
+		{"out", required_argument, NULL, 'o'},
+		{"csv", required_argument, NULL, 'C'},
+		{"list", no_argument, NULL, 'L'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	o->threads = "1,max";
+	o->placement = "scatter";
+	o->time_s = 0.3;
+	o->repetitions = 3;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:p:w:t:P:r:D:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->scenarios = optarg;
+			break;
+		case 'p':
+			o->presets = optarg;
+			break;
+		case 'w':
+			o->workloads = optarg;
+			break;
+		case 't':
+			o->threads = optarg;
+			break;
+		case 'P':
+			o->placement = optarg;
+			break;
+		case 'T':
+			o->time_s = parse_seconds(optarg);
+			break;
+		case 'r':
+			o->repetitions = parse_reps(optarg);
+			break;
+		case 'D':
+			if (!strchr(optarg, '=') || optarg[0] == '=')
+				usage_error("--param", optarg, "expected NAME=VALUE");
+			if (o->nparams == MAX_PARAMS)
+				usage_error("--param", optarg, "more than %d parameters", MAX_PARAMS);
+			o->params[o->nparams++] = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'C':
+			o->csv = optarg;
+			break;
+		case 'L':
+			o->list = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case ':':
+			usage_error("option", argv[optind - 1], "needs a value (see --help)");
+		default:
+			usage_error("option", argv[optind - 1], "unknown option (see --help)");
+		}
+	}
+	if (optind < argc)
+		usage_error("argument", argv[optind], "unexpected (see --help)");
+}
+
+/* in_list - @name is in the NULL-terminated @list, or @list is NULL (everything). */
+static int in_list(char **list, const char *name)
+{
+	if (!list)
+		return 1;
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(list[i], name))
+			return 1;
+	return 0;
+}
+
+/* check_names - every name of @list must be known to @known for some selected scenario. */
+static void check_names(char **list, const char *what,
+			int (*known)(const struct scenario *, const char *), char **scenarios)
+{
+	for (int i = 0; list && list[i]; i++) {
+		int found = 0;
+
+		for (int s = 0; all_scenarios[s]; s++)
+			if (in_list(scenarios, all_scenarios[s]->name))
+				found |= known(all_scenarios[s], list[i]);
+		if (!found)
+			usage_error(what, list[i], "no selected scenario has it (see --list)");
+	}
+}
+
+static int has_preset(const struct scenario *sc, const char *name)
+{
+	return preset_find(sc, name) != NULL;
+}
+
+static int has_workload(const struct scenario *sc, const char *name)
+{
+	return workload_find(sc, name) != NULL;
+}
+
+static int has_param(const struct scenario *sc, const char *name)
+{
+	for (int i = 0; sc->params[i].name; i++)
+		if (!strcmp(sc->params[i].name, name))
+			return 1;
+	return 0;
+}
+
+static void add_param_col(const char *name)
+{
+	for (int i = 0; i < run.nparam_cols; i++)
+		if (!strcmp(run.param_cols[i], name))
+			return;
+	if (run.nparam_cols < MAX_PARAMS)
+		run.param_cols[run.nparam_cols++] = name;
+}
+
+/* build_families - every (scenario, preset, workload, threads) selected, resolved. */
+static void build_families(const struct options *o, const struct topo *topo)
+{
+	char **scn = o->scenarios ? split_list(o->scenarios) : NULL;
+	char **pre = o->presets ? split_list(o->presets) : NULL;
+	char **wls = o->workloads ? split_list(o->workloads) : NULL;
+	int counts[MAX_THREAD_COUNTS], ncounts;
+	char err[512];
+	regex_t re;
+	int negate = 0;
+
+	for (int i = 0; scn && scn[i]; i++)
+		if (!scenario_find(scn[i]))
+			usage_error("--scenario", scn[i], "no such scenario (see --list)");
+	check_names(pre, "--preset", has_preset, scn);
+	check_names(wls, "--workload", has_workload, scn);
+	for (int i = 0; i < o->nparams; i++) {
+		char name[128];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(o->params[i], "="),
+			 o->params[i]);
+		int found = 0;
+		for (int s = 0; all_scenarios[s]; s++)
+			if (in_list(scn, all_scenarios[s]->name))
+				found |= has_param(all_scenarios[s], name);
+		if (!found)
+			usage_error("--param", o->params[i], "no selected scenario has parameter %s",
+				    name);
+	}
+	ncounts = parse_threads(o->threads, topo_npus(topo), counts, MAX_THREAD_COUNTS, err,
+				sizeof(err));
+	if (ncounts < 0)
+		usage_error("--threads", o->threads, "%s", err);
+	if (o->filter) {
+		const char *pat = o->filter;
+
+		negate = pat[0] == '-';
+		pat += negate;
+		if (regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
+			usage_error("--benchmark_filter", o->filter, "not a valid extended regex");
+	}
+
+	for (int s = 0; all_scenarios[s]; s++) {
+		const struct scenario *sc = all_scenarios[s];
+
+		if (!in_list(scn, sc->name))
+			continue;
+		for (int p = 0; sc->presets[p].name; p++) {
+			if (!in_list(pre, sc->presets[p].name))
+				continue;
+			for (int w = 0; sc->workloads[w].name; w++) {
+				if (!in_list(wls, sc->workloads[w].name))
+					continue;
+				for (int t = 0; t < ncounts; t++) {
+					struct family f = {
+						.sc = sc,
+						.preset = &sc->presets[p],
+						.wl = &sc->workloads[w],
+						.placement = o->placement,
+						.threads = counts[t],
+					};
+
+					snprintf(f.name, sizeof(f.name),
+						 "%s/preset:%s/workload:%s/placement:%s/threads:%d",
+						 sc->name, f.preset->name, f.wl->name, f.placement,
+						 f.threads);
+					if (o->filter && (regexec(&re, f.name, 0, NULL, 0) == 0) == negate)
+						continue;
+					f.cfg = cfg_new(sc, f.preset, f.wl, f.threads, o->params,
+							o->nparams, err, sizeof(err));
+					if (!f.cfg)
+						usage_error("configuration", f.name, "%s", err);
+					if (family_place(&f, topo, err, sizeof(err)))
+						usage_error("--placement", o->placement, "%s", err);
+					run.fams = realloc(run.fams,
+							   (size_t)(run.nfams + 1) * sizeof(f));
+					if (!run.fams)
+						usage_error("memory", "families", "out of memory");
+					run.fams[run.nfams++] = f;
+				}
+			}
+		}
+		for (int i = 0; sc->params[i].name; i++)
+			if (strcmp(sc->params[i].name, "layout"))
+				add_param_col(sc->params[i].name);
+	}
+	if (o->filter)
+		regfree(&re);
+	free(scn);
+	free(pre);
+	free(wls);
+	if (!run.nfams)
+		usage_error("selection", o->filter ? o->filter : "", "selects nothing to measure");
+}
+
+static void mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		usage_error("--out", path, "path too long");
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			usage_error("--out", path, "cannot create %s: %s", buf, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		usage_error("--out", path, "%s", strerror(errno));
+}
+
+static void open_outputs(const struct options *o)
+{
+	char path[PATH_MAX + 16], err[PATH_MAX + 128], stamp[32];
+	const char *base;
+
+	if (o->out) {
+		snprintf(run.run_dir, sizeof(run.run_dir), "%s", o->out);
+	} else {
+		utc_now(stamp, sizeof(stamp));
+		for (char *p = stamp; *p; p++)
+			*p = *p == ':' ? '-' : *p;
+		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp, run.ctx.host);
+	}
+	mkdir_p(run.run_dir);
+	base = strrchr(run.run_dir, '/');
+	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
+		 base && base[1] ? base + 1 : run.run_dir);
+
+	run.ncols = 0;
+	for (int i = 0; i < NBASE; i++)
+		run.cols[run.ncols++] = base_cols[i];
+	for (int i = 0; i < run.nparam_cols; i++) {
+		char *c = xmalloc(strlen(run.param_cols[i]) + 7);
+
+		sprintf(c, "param_%s", run.param_cols[i]);
+		run.cols[run.ncols++] = c;
+	}
+	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
+	run.csv = csv_create(path, run.cols, run.ncols, 0, err, sizeof(err));
+	if (!run.csv)
+		usage_error("--out", run.run_dir, "%s (choose a new run directory)", err);
+	if (o->csv) {
+		run.csv_extra = csv_create(o->csv, run.cols, run.ncols, 1, err, sizeof(err));
+		if (!run.csv_extra)
+			usage_error("--csv", o->csv, "%s", err);
+	}
+	snprintf(run.context_path, sizeof(run.context_path), "%s/context.json", run.run_dir);
+}
+
+static char *options_json(const struct options *o)
+{
+	json_t *j = json_object(), *params = json_array();
+	char *s;
+
+	json_object_set_new(j, "scenario", o->scenarios ? json_string(o->scenarios) : json_null());
+	json_object_set_new(j, "preset", o->presets ? json_string(o->presets) : json_null());
+	json_object_set_new(j, "workload", o->workloads ? json_string(o->workloads) : json_null());
+	json_object_set_new(j, "threads", json_string(o->threads));
+	json_object_set_new(j, "placement", json_string(o->placement));
+	json_object_set_new(j, "time_s", json_real(o->time_s));
+	json_object_set_new(j, "warmup_s", json_real(o->time_s / 10));
+	json_object_set_new(j, "repetitions", json_integer(o->repetitions));
+	for (int i = 0; i < o->nparams; i++)
+		json_array_append_new(params, json_string(o->params[i]));
+	json_object_set_new(j, "param", params);
+	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	return s;
+}
+
+static void write_context(void)
+{
+	char err[PATH_MAX + 128];
+
+	if (context_write(&run.ctx, run.context_path, err, sizeof(err)))
+		fprintf(stderr, "pcbench: context.json: %s\n", err);
+}
+
+/* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
+static void write_row(const struct family *f, int rep, enum status st, const char *reason,
+		      const struct meas_result *r)
+{
+	char num[9][40];
+	const char **v = xcalloc((size_t)run.ncols, sizeof(char *));
+	int k = 0;
+
+	snprintf(num[0], sizeof(num[0]), "%d", f->threads);
+	snprintf(num[1], sizeof(num[1]), "%d", rep);
+	for (int i = 2; i < 9; i++)
+		num[i][0] = '\0';
+	if (st == ST_OK) {
+		fmt_double(num[2], sizeof(num[2]), r->duration_s);
+		snprintf(num[3], sizeof(num[3]), "%llu", (unsigned long long)r->ops);
+		fmt_double(num[4], sizeof(num[4]), (double)r->ops / r->duration_s);
+		fmt_double(num[5], sizeof(num[5]),
+			   r->duration_s * 1e9 * f->threads / (double)r->ops);
+		snprintf(num[6], sizeof(num[6]), "%llu", (unsigned long long)r->ops_min);
+		snprintf(num[7], sizeof(num[7]), "%llu", (unsigned long long)r->ops_max);
+	}
+	fmt_double(num[8], sizeof(num[8]), run.opt.time_s);
+	v[k++] = run.ctx.run_id;
+	v[k++] = f->sc->name;
+	v[k++] = f->preset->name;
+	v[k++] = cfg_layout_name(f->cfg);
+	v[k++] = f->wl->name;
+	v[k++] = num[0];
+	v[k++] = f->placement;
+	v[k++] = f->cpus ? f->cpus : "";
+	v[k++] = num[1];
+	v[k++] = num[2];
+	v[k++] = num[3];
+	v[k++] = num[4];
+	v[k++] = num[5];
+	v[k++] = num[6];
+	v[k++] = num[7];
+	v[k++] = status_names[st];
+	v[k++] = reason;
+	v[k++] = run.ctx.host;
+	v[k++] = num[8];
+	for (int i = 0; i < run.nparam_cols; i++, k++)
+		for (int j = 0; f->sc->params[j].name; j++)
+			if (!strcmp(f->sc->params[j].name, run.param_cols[i]))
+				v[k] = cfg_value(f->cfg, j);
+
+	if (csv_write_row(run.csv, v) || (run.csv_extra && csv_write_row(run.csv_extra, v))) {
+		fprintf(stderr, "pcbench: write %s: %s; stopping, rows written so far are intact\n",
+			csv_path(run.csv_extra && errno ? run.csv_extra : run.csv),
+			strerror(errno));
+		run.write_failed = 1;
+	}
+	free(v);
+	report_add(run.report, f, st, st == ST_OK ? (double)r->ops / r->duration_s : 0);
+	run.done++;
+	run.ok += st == ST_OK;
+	run.errors += st == ST_ERROR;
+	run.skipped += st == ST_SKIPPED;
+}
+
+static void progress(const struct family *f, int rep, enum status st, const char *what)
+{
+	double elapsed = now_s() - run.t_first;
+	int left = run.total - run.done;
+	double eta = run.done ? elapsed / run.done * left : 0;
+
+	fprintf(stderr, "[%d/%d] %s rep %d/%d: %s  ETA %dm%02ds\n", run.done, run.total, f->name,
+		rep, run.opt.repetitions, st == ST_OK ? what : status_names[st], (int)eta / 60,
+		(int)eta % 60);
+}
+
+/* Each thread of each repetition of each family runs this, from Google Benchmark. */
+static void family_thread(void *arg, int tid)
+{
+	struct family *f = arg;
+	struct meas_result r;
+	char what[64];
+	int rep;
+
+	if (run.write_failed)
+		return;
+	meas_thread(&f->m, tid);
+	if (tid)
+		return;
+	rep = ++f->reps_done;
+	meas_result(&f->m, &r);
+	if (!r.failed && !r.ops) {
+		r.failed = 1;
+		r.reason = "no operation completed in the window";
+	}
+	write_row(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : "", &r);
+	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
+	progress(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : what);
+	meas_reset(&f->m);
+}
+
+int main(int argc, char **argv)
+{
+	char **gb_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	int gb_argc, orig_argc = argc;
+	struct gb_family *gbf;
+	struct topo *topo;
+	char err[512];
+	int ngb = 0;
+
+	memcpy(orig_argv, argv, (size_t)argc * sizeof(char *));
+	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
+	parse_options(argc, argv, &run.opt);
+	if (run.opt.list) {
+		list_scenarios();
+		return 0;
+	}
+	if (gbshim_init(&gb_argc, gb_argv))
+		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
+
+	topo = topo_load_host(err, sizeof(err));
+	if (!topo)
+		usage_error("topology", "host", "%s", err);
+	build_families(&run.opt, topo);
+
+	context_init(&run.ctx, orig_argc, orig_argv);
+	run.ctx.options_json = options_json(&run.opt);
+	open_outputs(&run.opt);
+	write_context();
+	run.report = report_new();
+	run.total = run.nfams * run.opt.repetitions;
+	run.t_first = now_s();
+
+	gbf = xcalloc((size_t)run.nfams, sizeof(*gbf));
+	for (int i = 0; i < run.nfams; i++) {
+		struct family *f = &run.fams[i];
+
+		if (f->skip[0]) {
+			for (int rep = 1; rep <= run.opt.repetitions && !run.write_failed; rep++) {
+				write_row(f, rep, ST_SKIPPED, f->skip, NULL);
+				progress(f, rep, ST_SKIPPED, f->skip);
+			}
+			continue;
+		}
+		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
+			  run.opt.time_s / 10);
+		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
+	}
+	if (!run.write_failed)
+		gbshim_run(gbf, ngb, run.opt.repetitions, family_thread);
+
+	report_print(run.report, stdout);
+	printf("\nrun directory: %s (%d ok, %d error, %d skipped)\n", run.run_dir, run.ok,
+	       run.errors, run.skipped);
+	utc_now(run.ctx.end, sizeof(run.ctx.end));
+	write_context();
+	if (csv_close(run.csv) || csv_close(run.csv_extra))
+		run.write_failed = 1;
+	if (run.errors || run.write_failed)
+		return 1;
+	return run.ok ? 0 : 4;
+}

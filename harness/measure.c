@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/* measure.c - the equal-time contention window. */
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure.h"
+#include "topology.h"
+#include "util.h"
+
+/* A batch of operations is grown until it lasts this long, to keep clock reads cheap. */
+#define BATCH_TARGET_S 20e-6
+#define BATCH_MAX (1u << 20)
+
+void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
+	       const struct topo *topo, int threads, const int *pus, double window_s,
+	       double warmup_s)
+{
+	memset(m, 0, sizeof(*m));
+	m->sc = sc;
+	m->cfg = cfg;
+	m->topo = topo;
+	m->threads = threads;
+	m->pus = pus;
+	m->window_s = window_s;
+	m->warmup_s = warmup_s;
+	pthread_barrier_init(&m->bar, NULL, (unsigned)threads);
+	pthread_mutex_init(&m->lock, NULL);
+	m->slots = bench_alloc((size_t)threads * sizeof(*m->slots), BENCH_PAD);
+}
+
+void meas_destroy(struct measurement *m)
+{
+	pthread_barrier_destroy(&m->bar);
+	pthread_mutex_destroy(&m->lock);
+	bench_free(m->slots);
+}
+
+void meas_reset(struct measurement *m)
+{
+	memset(m->slots, 0, (size_t)m->threads * sizeof(*m->slots));
+	atomic_store(&m->failed, 0);
+	m->reason[0] = '\0';
+	m->shared = NULL;
+}
+
+static void fail(struct measurement *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct measurement *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&m->lock);
+	if (!atomic_load(&m->failed)) { /* keep the first reason */
+		va_start(ap, fmt);
+		vsnprintf(m->reason, sizeof(m->reason), fmt, ap);
+		va_end(ap);
+		atomic_store(&m->failed, 1);
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* run_until - operations in growing batches until @end; returns the operations done. */
+static uint64_t run_until(struct measurement *m, struct thread_slot *slot, double end,
+			  uint64_t *batch)
+{
+	void (*run)(void *, void *, uint64_t) = m->sc->run;
+	void *shared = m->shared, *tstate = slot->tstate;
+	uint64_t ops = 0;
+	double t = now_s();
+
+	while (t < end) {
+		double t2;
+
+		run(shared, tstate, *batch);
+		ops += *batch;
+		t2 = now_s();
+		if (t2 - t < BATCH_TARGET_S && *batch < BATCH_MAX)
+			*batch <<= 1;
+		t = t2;
+	}
+	return ops;
+}
+
+void meas_thread(struct measurement *m, int tid)
+{
+	struct thread_slot *slot = &m->slots[tid];
+	struct topo_binding *saved = topo_binding_save(m->topo);
+	char err[256];
+	uint64_t batch = 1;
+
+	if (topo_bind_self(m->topo, m->pus[tid], err, sizeof(err)))
+		fail(m, "thread %d: %s", tid, err);
+	else if (sched_getcpu() != m->pus[tid])
+		fail(m, "thread %d: runs on CPU %d after binding to PU %d", tid, sched_getcpu(),
+		     m->pus[tid]);
+	pthread_barrier_wait(&m->bar);
+
+	if (tid == 0 && !atomic_load(&m->failed)) {
+		err[0] = '\0';
+		m->shared = m->sc->setup(m->cfg, err, sizeof(err));
+		if (!m->shared)
+			fail(m, "setup: %s", err[0] ? err : "failed");
+	}
+	pthread_barrier_wait(&m->bar);
+
+	if (!atomic_load(&m->failed)) {
+		slot->tstate = m->sc->thread_setup(m->shared, tid);
+		if (!slot->tstate)
+			fail(m, "thread %d: thread setup failed", tid);
+	}
+	pthread_barrier_wait(&m->bar);
+
+	if (tid == 0) {
+		m->warm_end = now_s() + m->warmup_s;
+		m->deadline = m->warm_end + m->window_s;
+	}
+	pthread_barrier_wait(&m->bar);
+
+	if (!atomic_load(&m->failed)) {
+		run_until(m, slot, m->warm_end, &batch);
+		slot->cpu_start = sched_getcpu();
+		slot->t0 = now_s();
+		slot->ops = run_until(m, slot, m->deadline, &batch);
+		slot->t1 = now_s();
+		slot->cpu_end = sched_getcpu();
+		if (slot->cpu_start != m->pus[tid] || slot->cpu_end != m->pus[tid])
+			fail(m, "thread %d: planned on CPU %d, ran on CPU %d at start and %d at end",
+			     tid, m->pus[tid], slot->cpu_start, slot->cpu_end);
+	}
+	pthread_barrier_wait(&m->bar);
+
+	if (slot->tstate)
+		m->sc->thread_teardown(m->shared, slot->tstate);
+	pthread_barrier_wait(&m->bar);
+
+	if (tid == 0 && m->shared)
+		m->sc->teardown(m->shared);
+	topo_binding_restore(m->topo, saved);
+}
+
+void meas_result(struct measurement *m, struct meas_result *r)
+{
+	double t0 = 0, t1 = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->failed = atomic_load(&m->failed);
+	r->reason = m->reason;
+	if (r->failed)
+		return;
+	for (int i = 0; i < m->threads; i++) {
+		const struct thread_slot *s = &m->slots[i];
+
+		if (i == 0 || s->t0 < t0)
+			t0 = s->t0;
+		if (i == 0 || s->t1 > t1)
+			t1 = s->t1;
+		if (i == 0 || s->ops < r->ops_min)
+			r->ops_min = s->ops;
+		if (s->ops > r->ops_max)
+			r->ops_max = s->ops;
+		r->ops += s->ops;
+	}
+	r->duration_s = t1 - t0;
+}
+
+struct meas_arg {
+	struct measurement *m;
+	int tid;
+};
+
+static void *meas_main(void *p)
+{
+	struct meas_arg *a = p;
+
+	meas_thread(a->m, a->tid);
+	return NULL;
+}
+
+void meas_run(struct measurement *m)
+{
+	pthread_t *tids = xcalloc((size_t)m->threads, sizeof(*tids));
+	struct meas_arg *args = xcalloc((size_t)m->threads, sizeof(*args));
+	int ret;
+
+	for (int i = 1; i < m->threads; i++) {
+		args[i] = (struct meas_arg){m, i};
+		ret = pthread_create(&tids[i], NULL, meas_main, &args[i]);
+		if (ret)
+			usage_error("pthread_create", "", "%s", strerror(ret));
+	}
+	meas_thread(m, 0);
+	for (int i = 1; i < m->threads; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	free(args);
+}

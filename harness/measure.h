@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * measure.h - one equal-time contention window. All threads of a measurement pin
+ * themselves, build their state, wait at a barrier, run operations until one shared
+ * deadline, and report their own operation counts. Google Benchmark (gbshim.cc) only
+ * provides the threads; this code decides what is measured.
+ */
+#ifndef PCBENCH_MEASURE_H
+#define PCBENCH_MEASURE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "bench.h"
+
+struct topo;
+
+/* Per-thread results, each on its own cache lines; written only by their thread. */
+struct thread_slot {
+	_Alignas(BENCH_PAD) uint64_t ops;
+	double t0, t1;
+	int cpu_start, cpu_end;
+	void *tstate;
+};
+
+struct measurement {
+	const struct scenario *sc;
+	const struct bench_cfg *cfg;
+	const struct topo *topo;
+	int threads;
+	const int *pus; /* OS index of the PU of each thread */
+	double window_s, warmup_s;
+	pthread_barrier_t bar;
+	void *shared;
+	double warm_end, deadline; /* set by thread 0 between two barriers */
+	atomic_int failed;
+	char reason[256];
+	pthread_mutex_t lock;
+	struct thread_slot *slots;
+};
+
+struct meas_result {
+	double duration_s;
+	uint64_t ops, ops_min, ops_max;
+	int failed;
+	const char *reason;
+};
+
+/*
+ * meas_init - prepare a measurement of @threads threads on PUs @pus, with a window of
+ * @window_s seconds preceded by @warmup_s seconds of unmeasured operations.
+ */
+void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
+	       const struct topo *topo, int threads, const int *pus, double window_s,
+	       double warmup_s);
+void meas_destroy(struct measurement *m);
+
+/*
+ * meas_thread - the body of thread @tid; all @threads threads must call it concurrently.
+ * Failures (binding, setup, a thread that ran on the wrong CPU) mark the measurement
+ * failed with a reason; every thread still passes every barrier.
+ */
+void meas_thread(struct measurement *m, int tid);
+
+/* meas_result - aggregate once all threads returned. Valid until meas_reset. */
+void meas_result(struct measurement *m, struct meas_result *r);
+/* meas_reset - make @m ready for another repetition. */
+void meas_reset(struct measurement *m);
+
+/* meas_run - run one measurement with plain pthreads (tests, the overhead benchmark). */
+void meas_run(struct measurement *m);
+
+#endif

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/* params.c - scenario parameters: resolution, validation, and the scenario-side accessors. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "util.h"
+
+struct bench_cfg {
+	const struct scenario *sc;
+	const struct bench_preset *preset;
+	const struct bench_workload *wl;
+	int threads;
+	int nparams;
+	char **values;
+};
+
+void bench_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int param_index(const struct scenario *sc, const char *name, size_t len)
+{
+	for (int i = 0; sc->params && sc->params[i].name; i++)
+		if (strlen(sc->params[i].name) == len && !strncmp(sc->params[i].name, name, len))
+			return i;
+	return -1;
+}
+
+static int parse_long(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 0);
+	return errno || end == s || *end;
+}
+
+/* apply - apply "k=v k=v" to @values; unknown keys are errors unless @ignore_unknown. */
+static int apply(const struct scenario *sc, char **values, const char *set, const char *from,
+		 int ignore_unknown, char *err, size_t errlen)
+{
+	const char *p = set;
+
+	while (p && *p) {
+		const char *end, *eq;
+		int i;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		end = strchr(p, ' ');
+		if (!end)
+			end = p + strlen(p);
+		eq = memchr(p, '=', (size_t)(end - p));
+		if (!eq) {
+			bench_error(err, errlen, "%s: %.*s: expected name=value", from,
+				    (int)(end - p), p);
+			return -1;
+		}
+		i = param_index(sc, p, (size_t)(eq - p));
+		if (i < 0 && !ignore_unknown) {
+			bench_error(err, errlen, "%s: %.*s: scenario %s has no such parameter", from,
+				    (int)(eq - p), p, sc->name);
+			return -1;
+		}
+		if (i >= 0) {
+			free(values[i]);
+			values[i] = strndup(eq + 1, (size_t)(end - eq - 1));
+		}
+		p = end;
+	}
+	return 0;
+}
+
+static int validate(const struct bench_param *pd, const char *v, char *err, size_t errlen)
+{
+	long x;
+
+	if (pd->choices == NULL) {
+		if (parse_long(v, &x) || x < pd->min || x > pd->max) {
+			bench_error(err, errlen, "%s: %s: expected an integer in [%ld, %ld]",
+				    pd->name, v, pd->min, pd->max);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(pd->choices, BENCH_LAYOUT))
+		return 0; /* loaded by the scenario's check() through bench_layout() */
+	for (const char *c = pd->choices; *c;) {
+		size_t n = strcspn(c, "|");
+
+		if (strlen(v) == n && !strncmp(c, v, n))
+			return 0;
+		c += n + (c[n] == '|');
+	}
+	bench_error(err, errlen, "%s: %s: expected one of %s", pd->name, v, pd->choices);
+	return -1;
+}
+
+struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *preset,
+			  const struct bench_workload *wl, int threads, char *const *user,
+			  int nuser, char *err, size_t errlen)
+{
+	struct bench_cfg *cfg = xcalloc(1, sizeof(*cfg));
+	char from[160];
+
+	cfg->sc = sc;
+	cfg->preset = preset;
+	cfg->wl = wl;
+	cfg->threads = threads;
+	while (sc->params && sc->params[cfg->nparams].name)
+		cfg->nparams++;
+	cfg->values = xcalloc((size_t)cfg->nparams + 1, sizeof(char *));
+	for (int i = 0; i < cfg->nparams; i++)
+		cfg->values[i] = xstrdup(sc->params[i].def);
+
+	snprintf(from, sizeof(from), "%s workload %s", sc->name, wl->name);
+	if (apply(sc, cfg->values, wl->set, from, 0, err, errlen))
+		goto fail;
+	snprintf(from, sizeof(from), "%s preset %s", sc->name, preset->name);
+	if (apply(sc, cfg->values, preset->set, from, 0, err, errlen))
+		goto fail;
+	for (int i = 0; i < nuser; i++)
+		if (apply(sc, cfg->values, user[i], "--param", 1, err, errlen))
+			goto fail;
+	for (int i = 0; i < cfg->nparams; i++)
+		if (validate(&sc->params[i], cfg->values[i], err, errlen))
+			goto fail;
+	if (sc->check && sc->check(cfg, err, errlen))
+		goto fail;
+	return cfg;
+fail:
+	cfg_free(cfg);
+	return NULL;
+}
+
+void cfg_free(struct bench_cfg *cfg)
+{
+	if (!cfg)
+		return;
+	for (int i = 0; i < cfg->nparams; i++)
+		free(cfg->values[i]);
+	free(cfg->values);
+	free(cfg);
+}
+
+const struct scenario *cfg_scenario(const struct bench_cfg *cfg)
+{
+	return cfg->sc;
+}
+
+const struct bench_preset *cfg_preset(const struct bench_cfg *cfg)
+{
+	return cfg->preset;
+}
+
+const char *cfg_value(const struct bench_cfg *cfg, int i)
+{
+	return cfg->values[i];
+}
+
+const char *cfg_layout_name(const struct bench_cfg *cfg)
+{
+	int i = param_index(cfg->sc, "layout", 6);
+
+	return i < 0 ? "" : cfg->values[i];
+}
+
+const char *bench_str(const struct bench_cfg *cfg, const char *name)
+{
+	int i = param_index(cfg->sc, name, strlen(name));
+
+	return i < 0 ? "" : cfg->values[i];
+}
+
+long bench_long(const struct bench_cfg *cfg, const char *name)
+{
+	long x = 0;
+
+	parse_long(bench_str(cfg, name), &x);
+	return x;
+}
+
+const char *bench_workload_name(const struct bench_cfg *cfg)
+{
+	return cfg->wl->name;
+}
+
+int bench_threads(const struct bench_cfg *cfg)
+{
+	return cfg->threads;
+}
+
+/* Layouts are loaded once per name for the whole process and never freed. */
+static struct {
+	char *name;
+	struct layout *layout;
+} layout_cache[64];
+static pthread_mutex_t layout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+const struct layout *bench_layout(const struct bench_cfg *cfg, const char *param, char *err,
+				  size_t errlen)
+{
+	const char *name = bench_str(cfg, param);
+	struct layout *l = NULL;
+	size_t i;
+
+	pthread_mutex_lock(&layout_lock);
+	for (i = 0; i < sizeof(layout_cache) / sizeof(layout_cache[0]) && layout_cache[i].name;
+	     i++) {
+		if (!strcmp(layout_cache[i].name, name)) {
+			l = layout_cache[i].layout;
+			goto out;
+		}
+	}
+	if (i == sizeof(layout_cache) / sizeof(layout_cache[0])) {
+		bench_error(err, errlen, "%s: %s: too many different layouts in one run", param,
+			    name);
+		goto out;
+	}
+	l = layout_load(name, err, errlen);
+	if (l) {
+		layout_cache[i].name = xstrdup(name);
+		layout_cache[i].layout = l;
+	}
+out:
+	pthread_mutex_unlock(&layout_lock);
+	return l;
+}
+
+void *bench_alloc(size_t size, size_t align)
+{
+	size_t a = 64;
+	void *p;
+
+	while (a < align)
+		a <<= 1;
+	size = (size + a - 1) / a * a;
+	p = aligned_alloc(a, size ? size : a);
+	if (!p)
+		usage_error("memory", "bench_alloc", "out of memory");
+	memset(p, 0, size);
+	return p;
+}
+
+void bench_free(void *p)
+{
+	free(p);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* plan.h - what a run measures: families of (scenario, preset, workload, placement, threads). */
+#ifndef PCBENCH_PLAN_H
+#define PCBENCH_PLAN_H
+
+#include <stddef.h>
+
+#include "harness.h"
+#include "measure.h"
+
+struct topo;
+
+enum status { ST_OK, ST_ERROR, ST_SKIPPED };
+extern const char *const status_names[];
+
+struct family {
+	const struct scenario *sc;
+	const struct bench_preset *preset;
+	const struct bench_workload *wl;
+	struct bench_cfg *cfg;
+	const char *placement;
+	int threads;
+	int *pus;	/* OS PU of each thread; NULL when skipped */
+	char *cpus;	/* "0;1": the OS PUs, in thread order; NULL when skipped */
+	char skip[200]; /* why the family cannot run here, or "" */
+	char name[256]; /* Google Benchmark name, key:value style */
+	struct measurement m;
+	int reps_done;
+};
+
+/*
+ * parse_threads - "1,2", "1-8", "max" or a mix; "max" is @max. Values are >= 1, kept in
+ * order without duplicates. Returns how many were stored in @out (at most @cap), or -1
+ * with the bad item in @err.
+ */
+int parse_threads(const char *s, int max, int *out, int cap, char *err, size_t errlen);
+
+/*
+ * split_list - split a comma-separated list into a NULL-terminated array of strings
+ * (one allocation; free() the result). Empty items are dropped.
+ */
+char **split_list(const char *s);
+
+/*
+ * family_place - resolve the PUs of @f on @t; a placement that does not fit leaves
+ * @f->skip set. Returns -1 (reason in @err) only for an unknown placement.
+ */
+int family_place(struct family *f, const struct topo *t, char *err, size_t errlen);
+
+#endif

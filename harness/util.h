@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* util.h - small helpers shared by the harness: clocks, formatting, errors. */
+#ifndef PCBENCH_UTIL_H
+#define PCBENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* now_s - CLOCK_MONOTONIC in seconds. */
+double now_s(void);
+
+/* utc_now - the current UTC time as "YYYY-MM-DDTHH:MM:SSZ" (@buf >= 32 bytes). */
+void utc_now(char *buf, size_t len);
+
+/* fmt_double - full precision ("%.17g"), locale-independent; "" for NaN. */
+void fmt_double(char *buf, size_t len, double v);
+
+/*
+ * usage_error - print "pcbench: <what>: <value>: <why>" to stderr and exit 2.
+ * The one error idiom for bad input; nothing has been measured when it is used.
+ */
+void usage_error(const char *what, const char *value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+/* xmalloc/xcalloc/xstrdup - allocation that exits 2 with a message on failure. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+
+#endif

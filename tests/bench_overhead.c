@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_overhead.c - the instrument's own cost: pcbench's single-thread ns/op for
+ * page_counter +ABC direct (layout table, accessor layer, equal-time window) against the
+ * same algorithm on a compiled struct in a plain loop (pc_ref.h). Rounds alternate, and the
+ * ratio of the medians is printed. A benchmark, not a test: ctest only runs it briefly.
+ *
+ * usage: pcbench-overhead [ROUNDS [SECONDS]]   (defaults 11 rounds of 0.3 s each side)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "measure.h"
+#include "pc_ref.h"
+#include "stats.h"
+#include "topology.h"
+#include "util.h"
+
+#define LEVELS 4
+#define PRELOAD 65536
+
+static double plain_loop(double seconds)
+{
+	static struct ref_pc c[LEVELS];
+	uint64_t n = 0, chunk = 4096;
+	double t0, t;
+
+	ref_hierarchy(c, LEVELS, 256, 512, PRELOAD, 1);
+	t0 = now_s();
+	do {
+		for (uint64_t i = 0; i < chunk; i++) {
+			if (!ref_try_charge(&c[LEVELS - 1], 1, 1))
+				ref_uncharge(&c[LEVELS - 1], 1, 1);
+		}
+		n += chunk;
+		t = now_s();
+	} while (t - t0 < seconds);
+	ref_uncharge(&c[LEVELS - 1], PRELOAD, 1);
+	return (t - t0) * 1e9 / (double)n;
+}
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 11;
+	double seconds = argc > 2 ? atof(argv[2]) : 0.3;
+	const struct scenario *sc = scenario_find("page_counter");
+	struct bench_cfg *cfg;
+	struct measurement m;
+	struct meas_result r;
+	struct topo *topo;
+	double *harness_ns, *plain_ns, mh, mp;
+	char err[256];
+	int pu;
+
+	if (rounds < 1 || !(seconds > 0) || !sc) {
+		fprintf(stderr, "usage: pcbench-overhead [ROUNDS [SECONDS]]\n");
+		return 2;
+	}
+	topo = topo_load_host(err, sizeof(err));
+	if (!topo || topo_place(topo, "scatter", 1, &pu, err, sizeof(err))) {
+		fprintf(stderr, "pcbench-overhead: %s\n", err);
+		return 2;
+	}
+	cfg = cfg_new(sc, preset_find(sc, "+ABC"), workload_find(sc, "direct"), 1, NULL, 0, err,
+		      sizeof(err));
+	if (!cfg) {
+		fprintf(stderr, "pcbench-overhead: %s\n", err);
+		return 2;
+	}
+	harness_ns = xcalloc((size_t)rounds, sizeof(double));
+	plain_ns = xcalloc((size_t)rounds, sizeof(double));
+	meas_init(&m, sc, cfg, topo, 1, &pu, seconds, seconds / 10);
+	for (int i = 0; i < rounds; i++) {
+		meas_run(&m);
+		meas_result(&m, &r);
+		if (r.failed || !r.ops) {
+			fprintf(stderr, "pcbench-overhead: measurement failed: %s\n", r.reason);
+			return 1;
+		}
+		harness_ns[i] = r.duration_s * 1e9 / (double)r.ops;
+		meas_reset(&m);
+		/* The plain loop runs on the same PU, bound the same way. */
+		struct topo_binding *b = topo_binding_save(topo);
+		topo_bind_self(topo, pu, err, sizeof(err));
+		plain_ns[i] = plain_loop(seconds);
+		topo_binding_restore(topo, b);
+		printf("round %2d: pcbench %.2f ns/op, plain loop %.2f ns/op\n", i + 1,
+		       harness_ns[i], plain_ns[i]);
+	}
+	mh = stats_median(harness_ns, (size_t)rounds);
+	mp = stats_median(plain_ns, (size_t)rounds);
+	printf("median: pcbench %.2f ns/op, plain loop %.2f ns/op, ratio %.4f (%+.1f%%)\n", mh, mp,
+	       mh / mp, 100 * (mh / mp - 1));
+	meas_destroy(&m);
+	cfg_free(cfg);
+	topo_free(topo);
+	free(harness_ns);
+	free(plain_ns);
+	return 0;
+}
