@@ -74,7 +74,7 @@ void bench_free(void *p);
 
 /* bench_error - write a formatted reason into @err (setup and check helpers). */
 void bench_error(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* A modelled object of the shared state: where it is and which layout struct it follows. */
 struct bench_object {

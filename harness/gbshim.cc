@@ -6,18 +6,18 @@
 
 #include "gbshim.h"
 
-namespace {
+namespace
+{
 
 // pcbench writes its own CSV and progress lines; Google Benchmark's report stays silent.
-class SilentReporter : public benchmark::BenchmarkReporter {
+class SilentReporter : public benchmark::BenchmarkReporter
+{
       public:
 	bool ReportContext(const Context &) override
 	{
 		return true;
 	}
-	void ReportRuns(const std::vector<Run> &) override
-	{
-	}
+	void ReportRuns(const std::vector<Run> &) override {}
 };
 
 } // namespace
@@ -39,10 +39,10 @@ extern "C" void gbshim_run(const struct gb_family *fams, int n, int repetitions,
 						     for (auto _ : state)
 							     thread_fn(arg, state.thread_index());
 					     })
-			->Threads(fams[i].threads)
-			->UseRealTime()
-			->Repetitions(repetitions)
-			->Iterations(1);
+		    ->Threads(fams[i].threads)
+		    ->UseRealTime()
+		    ->Repetitions(repetitions)
+		    ->Iterations(1);
 	}
 	SilentReporter reporter;
 	benchmark::RunSpecifiedBenchmarks(&reporter);

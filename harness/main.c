@@ -24,10 +24,10 @@
 #define MAX_PARAMS 64
 
 static const char *const base_cols[] = {
-	"run_id",	"scenario", "preset",	      "layout",		"workload",
-	"threads",	"placement", "cpus",	      "repetition",	"duration_s",
-	"ops",		"ops_per_s", "ns_per_op",     "ops_min_thread", "ops_max_thread",
-	"status",	"reason",    "host",	      "window_s",
+    "run_id",  "scenario",  "preset",	 "layout",	   "workload",
+    "threads", "placement", "cpus",	 "repetition",	   "duration_s",
+    "ops",     "ops_per_s", "ns_per_op", "ops_min_thread", "ops_max_thread",
+    "status",  "reason",    "host",	 "window_s",
 };
 #define NBASE (int)(sizeof(base_cols) / sizeof(base_cols[0]))
 
@@ -57,40 +57,41 @@ static struct run {
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: pcbench [options] [--benchmark_*=...]\n"
-		"\n"
-		"Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
-		"one equal-time window per repetition, and writes one CSV row per measurement.\n"
-		"\n"
-		"  -s, --scenario LIST      scenarios (default: all)\n"
-		"  -p, --preset LIST        presets (default: all of each scenario)\n"
-		"  -w, --workload LIST      scenario workloads (default: all)\n"
-		"  -t, --threads LIST       e.g. 1,2 | 1-8 | max (default: 1,max)\n"
-		"  -P, --placement NAME     compact | scatter (default: scatter)\n"
-		"      --time SECONDS       one measurement window (default 0.3), after a\n"
-		"                           warm-up of a tenth of it\n"
-		"  -r, --repetitions N      (default 3)\n"
-		"  -D, --param NAME=VALUE   override a scenario parameter (repeatable)\n"
-		"  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>)\n"
-		"      --csv FILE           also write the CSV here (appends if the header matches)\n"
-		"      --list               scenarios, presets, workloads, parameters\n"
-		"  -h, --help               this text\n"
-		"  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
-		"                           selects families by name, e.g.\n"
-		"                           page_counter/preset:v6.0-rc1/workload:direct/"
-		"placement:scatter/threads:2)\n"
-		"\n"
-		"Exit status: 0 all measured ok, 1 some measurement failed (rows say why),\n"
-		"2 bad usage or environment (nothing measured), 4 everything was skipped.\n"
-		"\n"
-		"Examples:\n"
-		"  pcbench                                   the default suite\n"
-		"  pcbench --list                            what can be measured\n"
-		"  pcbench -s page_counter -p v6.0-rc1,+ABC -w stocked -t 1-2 -r 5\n"
-		"                                            the seed's before/after, 5 repetitions\n"
-		"  pcbench -p +A -D batch=128 -t max         patch A with a larger charge batch\n"
-		"  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n");
+	fprintf(
+	    out,
+	    "usage: pcbench [options] [--benchmark_*=...]\n"
+	    "\n"
+	    "Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
+	    "one equal-time window per repetition, and writes one CSV row per measurement.\n"
+	    "\n"
+	    "  -s, --scenario LIST      scenarios (default: all)\n"
+	    "  -p, --preset LIST        presets (default: all of each scenario)\n"
+	    "  -w, --workload LIST      scenario workloads (default: all)\n"
+	    "  -t, --threads LIST       e.g. 1,2 | 1-8 | max (default: 1,max)\n"
+	    "  -P, --placement NAME     compact | scatter (default: scatter)\n"
+	    "      --time SECONDS       one measurement window (default 0.3), after a\n"
+	    "                           warm-up of a tenth of it\n"
+	    "  -r, --repetitions N      (default 3)\n"
+	    "  -D, --param NAME=VALUE   override a scenario parameter (repeatable)\n"
+	    "  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>)\n"
+	    "      --csv FILE           also write the CSV here (appends if the header matches)\n"
+	    "      --list               scenarios, presets, workloads, parameters\n"
+	    "  -h, --help               this text\n"
+	    "  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
+	    "                           selects families by name, e.g.\n"
+	    "                           page_counter/preset:v6.0-rc1/workload:direct/"
+	    "placement:scatter/threads:2)\n"
+	    "\n"
+	    "Exit status: 0 all measured ok, 1 some measurement failed (rows say why),\n"
+	    "2 bad usage or environment (nothing measured), 4 everything was skipped.\n"
+	    "\n"
+	    "Examples:\n"
+	    "  pcbench                                   the default suite\n"
+	    "  pcbench --list                            what can be measured\n"
+	    "  pcbench -s page_counter -p v6.0-rc1,+ABC -w stocked -t 1-2 -r 5\n"
+	    "                                            the seed's before/after, 5 repetitions\n"
+	    "  pcbench -p +A -D batch=128 -t max         patch A with a larger charge batch\n"
+	    "  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n");
 }
 
 static void list_scenarios(void)
@@ -176,19 +177,19 @@ static int parse_reps(const char *s)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{"scenario", required_argument, NULL, 's'},
-		{"preset", required_argument, NULL, 'p'},
-		{"workload", required_argument, NULL, 'w'},
-		{"threads", required_argument, NULL, 't'},
-		{"placement", required_argument, NULL, 'P'},
-		{"time", required_argument, NULL, 'T'},
-		{"repetitions", required_argument, NULL, 'r'},
-		{"param", required_argument, NULL, 'D'},
-		{"out", required_argument, NULL, 'o'},
-		{"csv", required_argument, NULL, 'C'},
-		{"list", no_argument, NULL, 'L'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"scenario", required_argument, NULL, 's'},
+	    {"preset", required_argument, NULL, 'p'},
+	    {"workload", required_argument, NULL, 'w'},
+	    {"threads", required_argument, NULL, 't'},
+	    {"placement", required_argument, NULL, 'P'},
+	    {"time", required_argument, NULL, 'T'},
+	    {"repetitions", required_argument, NULL, 'r'},
+	    {"param", required_argument, NULL, 'D'},
+	    {"out", required_argument, NULL, 'o'},
+	    {"csv", required_argument, NULL, 'C'},
+	    {"list", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -224,7 +225,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (!strchr(optarg, '=') || optarg[0] == '=')
 				usage_error("--param", optarg, "expected NAME=VALUE");
 			if (o->nparams == MAX_PARAMS)
-				usage_error("--param", optarg, "more than %d parameters", MAX_PARAMS);
+				usage_error("--param", optarg, "more than %d parameters",
+					    MAX_PARAMS);
 			o->params[o->nparams++] = optarg;
 			break;
 		case 'o':
@@ -321,18 +323,17 @@ static void build_families(const struct options *o, const struct topo *topo)
 	for (int i = 0; i < o->nparams; i++) {
 		char name[128];
 
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(o->params[i], "="),
-			 o->params[i]);
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(o->params[i], "="), o->params[i]);
 		int found = 0;
 		for (int s = 0; all_scenarios[s]; s++)
 			if (in_list(scn, all_scenarios[s]->name))
 				found |= has_param(all_scenarios[s], name);
 		if (!found)
-			usage_error("--param", o->params[i], "no selected scenario has parameter %s",
-				    name);
+			usage_error("--param", o->params[i],
+				    "no selected scenario has parameter %s", name);
 	}
-	ncounts = parse_threads(o->threads, topo_npus(topo), counts, MAX_THREAD_COUNTS, err,
-				sizeof(err));
+	ncounts =
+	    parse_threads(o->threads, topo_npus(topo), counts, MAX_THREAD_COUNTS, err, sizeof(err));
 	if (ncounts < 0)
 		usage_error("--threads", o->threads, "%s", err);
 	if (o->filter) {
@@ -357,18 +358,19 @@ static void build_families(const struct options *o, const struct topo *topo)
 					continue;
 				for (int t = 0; t < ncounts; t++) {
 					struct family f = {
-						.sc = sc,
-						.preset = &sc->presets[p],
-						.wl = &sc->workloads[w],
-						.placement = o->placement,
-						.threads = counts[t],
+					    .sc = sc,
+					    .preset = &sc->presets[p],
+					    .wl = &sc->workloads[w],
+					    .placement = o->placement,
+					    .threads = counts[t],
 					};
 
 					snprintf(f.name, sizeof(f.name),
 						 "%s/preset:%s/workload:%s/placement:%s/threads:%d",
 						 sc->name, f.preset->name, f.wl->name, f.placement,
 						 f.threads);
-					if (o->filter && (regexec(&re, f.name, 0, NULL, 0) == 0) == negate)
+					if (o->filter &&
+					    (regexec(&re, f.name, 0, NULL, 0) == 0) == negate)
 						continue;
 					f.cfg = cfg_new(sc, f.preset, f.wl, f.threads, o->params,
 							o->nparams, err, sizeof(err));
@@ -376,8 +378,8 @@ static void build_families(const struct options *o, const struct topo *topo)
 						usage_error("configuration", f.name, "%s", err);
 					if (family_place(&f, topo, err, sizeof(err)))
 						usage_error("--placement", o->placement, "%s", err);
-					run.fams = realloc(run.fams,
-							   (size_t)(run.nfams + 1) * sizeof(f));
+					run.fams =
+					    realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
 					if (!run.fams)
 						usage_error("memory", "families", "out of memory");
 					run.fams[run.nfams++] = f;

@@ -126,7 +126,8 @@ void meas_thread(struct measurement *m, int tid)
 		slot->t1 = now_s();
 		slot->cpu_end = sched_getcpu();
 		if (slot->cpu_start != m->pus[tid] || slot->cpu_end != m->pus[tid])
-			fail(m, "thread %d: planned on CPU %d, ran on CPU %d at start and %d at end",
+			fail(m,
+			     "thread %d: planned on CPU %d, ran on CPU %d at start and %d at end",
 			     tid, m->pus[tid], slot->cpu_start, slot->cpu_end);
 	}
 	pthread_barrier_wait(&m->bar);

@@ -70,8 +70,8 @@ static int apply(const struct scenario *sc, char **values, const char *set, cons
 		}
 		i = param_index(sc, p, (size_t)(eq - p));
 		if (i < 0 && !ignore_unknown) {
-			bench_error(err, errlen, "%s: %.*s: scenario %s has no such parameter", from,
-				    (int)(eq - p), p, sc->name);
+			bench_error(err, errlen, "%s: %.*s: scenario %s has no such parameter",
+				    from, (int)(eq - p), p, sc->name);
 			return -1;
 		}
 		if (i >= 0) {

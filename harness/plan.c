@@ -46,7 +46,7 @@ int parse_threads(const char *s, int max, int *out, int cap, char *err, size_t e
 		int lo, hi;
 
 		if (dash ? parse_count(s, (size_t)(dash - s), max, &lo) ||
-				   parse_count(dash + 1, len - (size_t)(dash - s) - 1, max, &hi)
+			       parse_count(dash + 1, len - (size_t)(dash - s) - 1, max, &hi)
 			 : parse_count(s, len, max, &lo)) {
 			snprintf(err, errlen, "%.*s: expected N, N-M or max, N >= 1", (int)len, s);
 			return -1;

@@ -86,7 +86,8 @@ static void print_group(const struct report *r, size_t first, FILE *out)
 		if (!base || f->preset == &f->sc->presets[0])
 			base = f;
 	}
-	fprintf(out, "\n%s  workload=%s  placement=%s  threads=%d  (ops/s, median over repetitions)\n",
+	fprintf(out,
+		"\n%s  workload=%s  placement=%s  threads=%d  (ops/s, median over repetitions)\n",
 		g->sc->name, g->wl->name, g->placement, g->threads);
 	fprintf(out, "%-12s %18s %10s %10s\n", "preset", "ops/s", "stddev", "%change");
 	{

@@ -12,7 +12,7 @@ const struct scenario *const all_scenarios[] = {
 #define SCENARIO(n) &n##_scenario,
 #include "scenarios.def"
 #undef SCENARIO
-	NULL,
+    NULL,
 };
 
 const struct scenario *scenario_find(const char *name)

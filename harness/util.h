@@ -20,7 +20,7 @@ void fmt_double(char *buf, size_t len, double v);
  * The one error idiom for bad input; nothing has been measured when it is used.
  */
 void usage_error(const char *what, const char *value, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4), noreturn));
+    __attribute__((format(printf, 3, 4), noreturn));
 
 /* xmalloc/xcalloc/xstrdup - allocation that exits 2 with a message on failure. */
 void *xmalloc(size_t n);

@@ -93,17 +93,17 @@ static inline void ref_uncharge(struct ref_pc *leaf, long n, int cond_xchg)
  * ref_hierarchy - @c[0] is the root; every counter unlimited, min/low on c[1], then
  * @preload pages charged to the leaf (try_charge cannot fail here).
  */
-static inline void ref_hierarchy(struct ref_pc *c, int levels, long min, long low, long preload,
+static inline void ref_hierarchy(struct ref_pc **c, int levels, long min, long low, long preload,
 				 int cond_xchg)
 {
 	for (int i = 0; i < levels; i++) {
-		atomic_store(&c[i].max, 0x7ffffffffffffL);
-		atomic_store(&c[i].high, 0x7ffffffffffffL);
-		atomic_store(&c[i].parent, i ? &c[i - 1] : NULL);
+		atomic_store(&c[i]->max, 0x7ffffffffffffL);
+		atomic_store(&c[i]->high, 0x7ffffffffffffL);
+		atomic_store(&c[i]->parent, i ? c[i - 1] : NULL);
 	}
-	atomic_store(&c[1].min, min);
-	atomic_store(&c[1].low, low);
-	ref_try_charge(&c[levels - 1], preload, cond_xchg);
+	atomic_store(&c[1]->min, min);
+	atomic_store(&c[1]->low, low);
+	ref_try_charge(c[levels - 1], preload, cond_xchg);
 }
 
 #endif

@@ -131,8 +131,7 @@ static void scatter(hwloc_topology_t h, int npus, int *out)
 	free(keys);
 }
 
-int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *err,
-	       size_t errlen)
+int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *err, size_t errlen)
 {
 	int npus = topo_npus(t);
 	int *all;
@@ -150,8 +149,8 @@ int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *
 		scatter(t->h, npus, all);
 	} else {
 		for (int i = 0; i < npus; i++)
-			all[i] = (int)hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PU, (unsigned)i)
-					 ->os_index;
+			all[i] =
+			    (int)hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PU, (unsigned)i)->os_index;
 	}
 	memcpy(pus, all, (size_t)n * sizeof(*pus));
 	free(all);

@@ -31,8 +31,7 @@ enum topo_place_result { TOPO_OK = 0, TOPO_UNKNOWN = -1, TOPO_NOFIT = -2 };
  * TOPO_UNKNOWN: no such policy. TOPO_NOFIT: the policy cannot place @n threads here
  * (never wraps around). Both write a reason into @err.
  */
-int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *err,
-	       size_t errlen);
+int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *err, size_t errlen);
 
 /*
  * topo_bind_self - bind the calling thread to PU @os_index. Refuses (-1) on a topology that
