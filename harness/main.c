@@ -133,17 +133,23 @@ static void list_scenarios(void)
 /* take_gb_args - move --benchmark_* arguments out of argv; keep --benchmark_filter. */
 static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 {
-	int n = 0, k = 1;
+	static char interleave[] = "--benchmark_enable_random_interleaving=true";
+	int n = 0, k = 1, user_interleave = 0;
 
 	gb[n++] = argv[0];
 	for (int i = 1; i < *argc; i++) {
-		if (!strncmp(argv[i], "--benchmark_filter=", 19))
+		if (!strncmp(argv[i], "--benchmark_filter=", 19)) {
 			o->filter = argv[i] + 19;
-		else if (!strncmp(argv[i], "--benchmark_", 12))
+		} else if (!strncmp(argv[i], "--benchmark_", 12)) {
+			user_interleave |= !strncmp(argv[i], interleave, 38);
 			gb[n++] = argv[i];
-		else
+		} else {
 			argv[k++] = argv[i];
+		}
 	}
+	/* Interleave repetitions of all families by default, so drift hits every preset. */
+	if (!user_interleave)
+		gb[n++] = interleave;
 	*argc = k;
 	argv[k] = NULL;
 	gb[n] = NULL;
@@ -583,7 +589,7 @@ static void family_thread(void *arg, int tid)
 
 int main(int argc, char **argv)
 {
-	char **gb_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
 	char **orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
 	int gb_argc, orig_argc = argc;
 	struct gb_family *gbf;

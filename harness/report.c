@@ -86,6 +86,14 @@ static void print_group(const struct report *r, size_t first, FILE *out)
 		if (!base || f->preset == &f->sc->presets[0])
 			base = f;
 	}
+	/* Rows in the scenario's preset order, whatever order the runs were interleaved in. */
+	for (size_t j = 1; j < nseen; j++)
+		for (size_t k = j; k > 0 && seen[k - 1]->preset > seen[k]->preset; k--) {
+			const struct family *tmp = seen[k];
+
+			seen[k] = seen[k - 1];
+			seen[k - 1] = tmp;
+		}
 	fprintf(out,
 		"\n%s  workload=%s  placement=%s  threads=%d  (ops/s, median over repetitions)\n",
 		g->sc->name, g->wl->name, g->placement, g->threads);

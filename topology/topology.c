@@ -141,7 +141,7 @@ int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *
 		return TOPO_UNKNOWN;
 	}
 	if (n > npus || n < 1) {
-		snprintf(err, errlen, "%d threads need %d PUs, the topology has %d", n, n, npus);
+		snprintf(err, errlen, "%d threads need %d PUs (the topology has %d)", n, n, npus);
 		return TOPO_NOFIT;
 	}
 	all = xcalloc((size_t)npus, sizeof(*all));

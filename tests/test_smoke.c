@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_smoke.c - every preset and workload of every scenario runs end to end at
+ * --time 0.02, and the CSV it writes parses back with the contract's columns and rows.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "harness.h"
+
+static const char *const required[] = {
+    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
+    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
+    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
+};
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "FAIL: " __VA_ARGS__);                                     \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+int main(void)
+{
+	const char *pcbench = getenv("PCBENCH");
+	char dir[] = "/tmp/pcbench-smoke-XXXXXX", cmd[1024], path[600], err[600];
+	struct csv_table *t;
+	int c[sizeof(required) / sizeof(required[0])], nexpected = 0;
+
+	if (!pcbench || !mkdtemp(dir)) {
+		fprintf(stderr, "PCBENCH unset or mkdtemp failed\n");
+		return 1;
+	}
+	snprintf(cmd, sizeof(cmd), "%s --time 0.02 -r 1 -t 1,max -o %s/run >%s/stdout 2>%s/stderr",
+		 pcbench, dir, dir, dir);
+	CHECK(system(cmd) == 0, "%s: non-zero exit", cmd);
+	snprintf(path, sizeof(path), "%s/run/results.csv", dir);
+	t = csv_read_file(path, err, sizeof(err));
+	if (!t) {
+		fprintf(stderr, "FAIL: %s\n", err);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		c[i] = csv_col(t, required[i]);
+		CHECK(c[i] == (int)i, "column %s at %d, want %zu", required[i], c[i], i);
+	}
+	/* one row per (scenario, preset, workload, threads) with threads 1 and max */
+	for (int s = 0; all_scenarios[s]; s++) {
+		const struct scenario *sc = all_scenarios[s];
+
+		for (int p = 0; sc->presets[p].name; p++) {
+			for (int w = 0; sc->workloads[w].name; w++) {
+				int found = 0;
+
+				for (int r = 0; r < t->nrows; r++)
+					found += !strcmp(t->rows[r][1], sc->name) &&
+						 !strcmp(t->rows[r][2], sc->presets[p].name) &&
+						 !strcmp(t->rows[r][4], sc->workloads[w].name);
+				CHECK(found >= 1, "no row for %s %s %s", sc->name,
+				      sc->presets[p].name, sc->workloads[w].name);
+				nexpected++;
+			}
+		}
+	}
+	CHECK(t->nrows >= nexpected, "%d rows, want at least %d", t->nrows, nexpected);
+	for (int r = 0; r < t->nrows && !failures; r++) {
+		char **row = t->rows[r];
+		double threads = atof(row[5]), ops = atof(row[10]), ops_s = atof(row[11]);
+		double ns = atof(row[12]), dur = atof(row[9]);
+		double lo = atof(row[13]), hi = atof(row[14]);
+
+		CHECK(!strcmp(row[15], "ok"), "row %d: status %s (%s)", r + 1, row[15], row[16]);
+		CHECK(ops > 0, "row %d: ops %s", r + 1, row[10]);
+		CHECK(dur > 0, "row %d: duration_s %s", r + 1, row[9]);
+		CHECK(fabs(ops_s * dur / ops - 1) < 1e-9, "row %d: ops_per_s != ops/duration",
+		      r + 1);
+		CHECK(fabs(ns * ops_s / 1e9 / threads - 1) < 1e-9,
+		      "row %d: ns_per_op != threads/ops_per_s", r + 1);
+		CHECK(lo <= ops / threads && ops / threads <= hi, "row %d: min/max thread ops",
+		      r + 1);
+		CHECK(strlen(row[7]) > 0, "row %d: empty cpus", r + 1);
+	}
+	csv_table_free(t);
+	snprintf(path, sizeof(path), "%s/run/context.json", dir);
+	CHECK(access(path, R_OK) == 0, "no %s", path);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "note: could not remove %s\n", dir);
+	if (!failures)
+		printf("test_smoke: %d rows ok\n", nexpected);
+	return failures != 0;
+}
