@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare.h"
 #include "context.h"
 #include "csv.h"
 #include "gbshim.h"
@@ -597,6 +598,10 @@ int main(int argc, char **argv)
 	char err[512];
 	int ngb = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "plot"))
+		return plot_main(argc - 1, argv + 1);
 	memcpy(orig_argv, argv, (size_t)argc * sizeof(char *));
 	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
 	parse_options(argc, argv, &run.opt);
