@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_concurrency.c - the page_counter scenario under real concurrency (the normal, untraced
+ * build): for every preset and workload, THREADS plain pthreads charge and uncharge the same
+ * hierarchy at once; after every thread's thread_teardown the hierarchy must be back where
+ * setup left it. Nothing here is timed or pinned.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define NLEVELS 4 /* root, L1, L2, L3 */
+#define MIN_PAGES 256
+#define LOW_PAGES 512
+#define THREADS 4
+#define OPS 100000 /* per thread, at least */
+#define CHUNK 1000
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+#define CHECK_EQ(what, actual, expected)                                                           \
+	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
+	      (long)(actual), (long)(expected))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
+
+struct run {
+	const struct scenario *sc;
+	void *shared;
+	pthread_barrier_t start;
+	int setup_failed[THREADS];
+	atomic_int started; /* threads that finished their first chunk */
+	atomic_int inside;  /* threads inside run() right now */
+	atomic_int overlap; /* the most threads seen inside run() at once (informative) */
+};
+
+struct worker {
+	struct run *r;
+	int tid;
+};
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->r;
+	void *ts = r->sc->thread_setup(r->shared, w->tid);
+
+	r->setup_failed[w->tid] = !ts;
+	pthread_barrier_wait(&r->start);
+	if (!ts)
+		return NULL;
+	/* No thread stops before every thread has run a chunk, so their runs overlap. */
+	for (long done = 0; done < OPS || atomic_load(&r->started) < THREADS; done += CHUNK) {
+		int in = atomic_fetch_add(&r->inside, 1) + 1, seen = atomic_load(&r->overlap);
+
+		while (in > seen && !atomic_compare_exchange_weak(&r->overlap, &seen, in))
+			;
+		r->sc->run(r->shared, ts, CHUNK);
+		atomic_fetch_sub(&r->inside, 1);
+		if (!done)
+			atomic_fetch_add(&r->started, 1);
+	}
+	r->sc->thread_teardown(r->shared, ts);
+	return NULL;
+}
+
+/* word - the pc_word at @path ("memory.usage") of object @o. */
+static pc_word *word(const struct bench_object *o, const char *path)
+{
+	long off = layout_offset(o->layout, o->sname, path);
+
+	if (off < 0) {
+		fprintf(stderr, "FATAL: layout %s has no %s.%s\n", o->layout->name, o->sname, path);
+		exit(2);
+	}
+	return (pc_word *)((char *)o->base + off);
+}
+
+static long val(const struct bench_object *o, const char *path)
+{
+	return atomic_load(word(o, path));
+}
+
+/*
+ * A configuration: a preset, a workload, optional user parameters and, for the crossing
+ * runs, L1's memory.min/low rewritten after setup (0: keep the scenario's 256/512).
+ */
+struct conf {
+	const struct bench_preset *preset;
+	const struct bench_workload *wl;
+	char *const *user;
+	int nuser;
+	long set_min, set_low;
+};
+
+static void check_state(const char *label, const struct conf *c, const struct bench_cfg *cfg,
+			const struct bench_object *obj)
+{
+	static const char *const zero_fields[] = {
+	    "memory.failcnt", "memory.emin",	"memory.elow",	 "swap.usage",
+	    "swap.failcnt",   "swap.min_usage", "swap.low_usage"};
+	const long preload = bench_long(cfg, "preload");
+	const int stocked = !strcmp(bench_workload_name(cfg), "stocked");
+	/* What one thread can have charged at once: its charge in flight, or (stocked) the
+	 * unfinished burst, the stock and the batch being charged. */
+	const long per_thread =
+	    stocked ? bench_long(cfg, "burst") + bench_long(cfg, "batch") + bench_long(cfg, "nr")
+		    : bench_long(cfg, "nr");
+	const long wm_min = preload + (stocked ? bench_long(cfg, "batch") : bench_long(cfg, "nr"));
+	char what[400];
+
+	for (int lv = 0; lv < NLEVELS; lv++) {
+		const char *ln = level_names[lv];
+		long wm = val(&obj[lv], "memory.watermark");
+
+		snprintf(what, sizeof(what), "%s: %s memory.usage", label, ln);
+		CHECK_EQ(what, val(&obj[lv], "memory.usage"), preload);
+		if (lv == 1 && c->set_min) {
+			/*
+			 * Crossing: every charge and uncharge moves L1's protected usage, and
+			 * the last propagation may have seen another thread's charge (the race
+			 * the kernel accepts), so only bounds hold: min(usage seen, limit)
+			 * with usage seen in [preload, preload + THREADS * nr].
+			 */
+			long mu = val(&obj[lv], "memory.min_usage");
+			long lu = val(&obj[lv], "memory.low_usage");
+			long hi = preload + THREADS * bench_long(cfg, "nr");
+
+			CHECK(mu >= preload && mu <= (hi < c->set_min ? hi : c->set_min),
+			      "%s: L1 memory.min_usage %ld outside [%ld, %ld]", label, mu, preload,
+			      hi < c->set_min ? hi : c->set_min);
+			CHECK(lu >= preload && lu <= (hi < c->set_low ? hi : c->set_low),
+			      "%s: L1 memory.low_usage %ld outside [%ld, %ld]", label, lu, preload,
+			      hi < c->set_low ? hi : c->set_low);
+		} else {
+			snprintf(what, sizeof(what), "%s: %s memory.min_usage", label, ln);
+			CHECK_EQ(what, val(&obj[lv], "memory.min_usage"), lv == 1 ? MIN_PAGES : 0);
+			snprintf(what, sizeof(what), "%s: %s memory.low_usage", label, ln);
+			CHECK_EQ(what, val(&obj[lv], "memory.low_usage"), lv == 1 ? LOW_PAGES : 0);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(zero_fields); i++) {
+			snprintf(what, sizeof(what), "%s: %s %s", label, ln, zero_fields[i]);
+			CHECK_EQ(what, val(&obj[lv], zero_fields[i]), 0);
+		}
+		/* Each parent's children_* sums equal its only child's protected usage, exactly:
+		 * every change of a child's value is xchg'd and its delta added to the sum. */
+		long cmin = lv + 1 < NLEVELS ? val(&obj[lv + 1], "memory.min_usage") : 0;
+		long clow = lv + 1 < NLEVELS ? val(&obj[lv + 1], "memory.low_usage") : 0;
+
+		snprintf(what, sizeof(what), "%s: %s memory.children_min_usage vs its child's",
+			 label, ln);
+		CHECK_EQ(what, val(&obj[lv], "memory.children_min_usage"), cmin);
+		snprintf(what, sizeof(what), "%s: %s memory.children_low_usage vs its child's",
+			 label, ln);
+		CHECK_EQ(what, val(&obj[lv], "memory.children_low_usage"), clow);
+		/* Racy, but every store writes a just-charged usage: within these bounds. */
+		CHECK(wm >= wm_min && wm <= preload + THREADS * per_thread,
+		      "%s: %s memory.watermark %ld outside [%ld, %ld]", label, ln, wm, wm_min,
+		      preload + THREADS * per_thread);
+	}
+}
+
+static void test_one(const struct scenario *sc, const struct conf *c)
+{
+	struct bench_object obj[NLEVELS];
+	struct worker w[THREADS];
+	pthread_t tid[THREADS];
+	struct bench_cfg *cfg;
+	struct run r = {.sc = sc};
+	char err[256], label[160];
+	int n;
+
+	n = snprintf(label, sizeof(label), "%s/%s x%d", c->preset->name, c->wl->name, THREADS);
+	for (int i = 0; i < c->nuser && n > 0 && (size_t)n < sizeof(label); i++)
+		n += snprintf(label + n, sizeof(label) - (size_t)n, " %s", c->user[i]);
+	if (c->set_min && n > 0 && (size_t)n < sizeof(label))
+		snprintf(label + n, sizeof(label) - (size_t)n, " L1 min=%ld low=%ld", c->set_min,
+			 c->set_low);
+	cfg = cfg_new(sc, c->preset, c->wl, THREADS, c->user, c->nuser, err, sizeof(err));
+	if (!cfg) {
+		CHECK(0, "%s: cfg_new: %s", label, err);
+		return;
+	}
+	r.shared = sc->setup(cfg, err, sizeof(err));
+	if (!r.shared) {
+		CHECK(0, "%s: setup: %s", label, err);
+		cfg_free(cfg);
+		return;
+	}
+	n = sc->objects(r.shared, obj, NLEVELS);
+	CHECK_EQ("objects()", n, NLEVELS);
+	if (n == NLEVELS && c->set_min) {
+		/* What page_counter_set_min/low's WRITE_ONCE does; the next charge propagates. */
+		atomic_store(word(&obj[1], "memory.min"), c->set_min);
+		atomic_store(word(&obj[1], "memory.low"), c->set_low);
+	}
+	if (n == NLEVELS) {
+		pthread_barrier_init(&r.start, NULL, THREADS);
+		for (int t = 0; t < THREADS; t++) {
+			w[t] = (struct worker){&r, t};
+			if (pthread_create(&tid[t], NULL, worker, &w[t])) {
+				fprintf(stderr, "FATAL: pthread_create\n");
+				exit(2);
+			}
+		}
+		for (int t = 0; t < THREADS; t++)
+			pthread_join(tid[t], NULL);
+		pthread_barrier_destroy(&r.start);
+		for (int t = 0; t < THREADS; t++)
+			CHECK(!r.setup_failed[t], "%s: thread_setup failed on thread %d", label, t);
+		check_state(label, c, cfg, obj);
+		printf("%s: %d+ ops per thread, up to %d threads in run() at once, state checked\n",
+		       label, OPS, atomic_load(&r.overlap));
+	}
+	sc->teardown(r.shared);
+	cfg_free(cfg);
+}
+
+int main(int argc, char **argv)
+{
+	/*
+	 * Crossing: preload 2048, nr 300, L1 min 2148 and low 2448, so every charge takes L1's
+	 * usage above min (and below low) and every uncharge back below: min_usage and
+	 * low_usage change on every op, in both propagate modes, under contention.
+	 */
+	static char *const cross_user[] = {"preload=2048", "nr=300", "burst=300"};
+	const struct scenario *sc = scenario_find("page_counter");
+
+	(void)argc;
+	(void)argv;
+	if (!sc) {
+		fprintf(stderr, "FAIL: scenario page_counter not found\n");
+		return 1;
+	}
+	for (const struct bench_preset *p = sc->presets; p->name; p++) {
+		for (const struct bench_workload *w = sc->workloads; w->name; w++)
+			test_one(sc, &(struct conf){p, w, NULL, 0, 0, 0});
+		test_one(sc, &(struct conf){p, workload_find(sc, "direct"), cross_user, 3,
+					    2048 + 100, 2048 + 400});
+	}
+	if (failures) {
+		fprintf(stderr, "test_concurrency: %d failure(s)\n", failures);
+		return 1;
+	}
+	printf("test_concurrency: all checks passed\n");
+	return 0;
+}
