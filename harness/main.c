@@ -25,17 +25,18 @@
 #define MAX_PARAMS 64
 
 static const char *const base_cols[] = {
-    "run_id",  "scenario",  "preset",	 "layout",	   "workload",
-    "threads", "placement", "cpus",	 "repetition",	   "duration_s",
-    "ops",     "ops_per_s", "ns_per_op", "ops_min_thread", "ops_max_thread",
-    "status",  "reason",    "host",	 "window_s",
+    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
+    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
+    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",   "host",
+    "window_s",	 "home",	   "topology_fp",
 };
 #define NBASE (int)(sizeof(base_cols) / sizeof(base_cols[0]))
 
 struct options {
 	const char *scenarios, *presets, *workloads, *threads, *placement, *out, *csv, *filter;
+	const char *topology, *home;
 	double time_s;
-	int repetitions, list;
+	int repetitions, list, dry_run, check_host;
 	char *params[MAX_PARAMS];
 	int nparams;
 };
@@ -52,6 +53,7 @@ static struct run {
 	struct report *report;
 	struct run_context ctx;
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
+	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed;
 	double t_first;
 } run;
@@ -69,7 +71,19 @@ static void usage(FILE *out)
 	    "  -p, --preset LIST        presets (default: all of each scenario)\n"
 	    "  -w, --workload LIST      scenario workloads (default: all)\n"
 	    "  -t, --threads LIST       e.g. 1,2 | 1-8 | max (default: 1,max)\n"
-	    "  -P, --placement NAME     compact | scatter (default: scatter)\n"
+	    "  -P, --placement NAME     compact | scatter | cores | smt | same-l3 | cross-l3 |\n"
+	    "                           cross-socket, or an hwloc location such as core:0-7,\n"
+	    "                           pu:even, package:0.core:0-3.pu:0 (default: scatter)\n"
+	    "      --topology SPEC      host (default) | FILE.xml (lstopo --of xml) |\n"
+	    "                           synthetic:STRING; a topology that is not this machine's\n"
+	    "                           can only be planned, with --dry-run\n"
+	    "      --check-host         with --topology FILE.xml: verify that this host matches\n"
+	    "                           it, then measure here\n"
+	    "      --dry-run            print the plan (thread, PU, core, L3, package, NUMA node,\n"
+	    "                           pair classes, memory home) and measure nothing; with\n"
+	    "                           --csv FILE also write the plan as CSV\n"
+	    "      --home SPEC          memory home of the shared structs: first (thread 0's\n"
+	    "                           NUMA node, default) | node:N | interleave | each\n"
 	    "      --time SECONDS       one measurement window (default 0.3), after a\n"
 	    "                           warm-up of a tenth of it\n"
 	    "  -r, --repetitions N      (default 3)\n"
@@ -84,7 +98,8 @@ static void usage(FILE *out)
 	    "placement:scatter/threads:2)\n"
 	    "\n"
 	    "Exit status: 0 all measured ok, 1 some measurement failed (rows say why),\n"
-	    "2 bad usage or environment (nothing measured), 4 everything was skipped.\n"
+	    "2 bad usage or environment (nothing measured), 4 everything was skipped\n"
+	    "(nothing on this machine could run what was asked).\n"
 	    "\n"
 	    "Examples:\n"
 	    "  pcbench                                   the default suite\n"
@@ -92,7 +107,11 @@ static void usage(FILE *out)
 	    "  pcbench -s page_counter -p v6.0-rc1,+ABC -w stocked -t 1-2 -r 5\n"
 	    "                                            the seed's before/after, 5 repetitions\n"
 	    "  pcbench -p +A -D batch=128 -t max         patch A with a larger charge batch\n"
-	    "  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n");
+	    "  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n"
+	    "  pcbench --dry-run -P cross-socket -t 8 --topology \\\n"
+	    "      'synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 pu:2(indexes=core:package)'\n"
+	    "                                            plan a run for a 2-socket SPR box\n"
+	    "  pcbench --topology lab1.xml --check-host  run a plan made for lab1, on lab1\n");
 }
 
 static void list_scenarios(void)
@@ -196,6 +215,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 	    {"csv", required_argument, NULL, 'C'},
 	    {"list", no_argument, NULL, 'L'},
 	    {"help", no_argument, NULL, 'h'},
+	    {"topology", required_argument, NULL, 'Y'},
+	    {"home", required_argument, NULL, 'H'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"check-host", no_argument, NULL, 'K'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -204,6 +227,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->placement = "scatter";
 	o->time_s = 0.3;
 	o->repetitions = 3;
+	o->topology = "host";
+	o->home = "first";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:p:w:t:P:r:D:o:h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -245,6 +270,18 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'L':
 			o->list = 1;
 			break;
+		case 'Y':
+			o->topology = optarg;
+			break;
+		case 'H':
+			o->home = optarg;
+			break;
+		case 'n':
+			o->dry_run = 1;
+			break;
+		case 'K':
+			o->check_host = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -256,6 +293,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		usage_error("argument", argv[optind], "unexpected (see --help)");
+	if (o->check_host &&
+	    (!strcmp(o->topology, "host") || !strncmp(o->topology, "synthetic:", 10)))
+		usage_error("--check-host", o->topology,
+			    "needs --topology FILE.xml, the export of a lab machine");
 }
 
 /* in_list - @name is in the NULL-terminated @list, or @list is NULL (everything). */
@@ -312,11 +353,61 @@ static void add_param_col(const char *name)
 }
 
 /* build_families - every (scenario, preset, workload, threads) selected, resolved. */
+/* add_family - one (scenario, preset, workload, threads, home), resolved and placed. */
+static void add_family(const struct options *o, const struct topo *topo, struct family f,
+		       regex_t *re, int negate)
+{
+	char err[512], *p = f.name, *end = f.name + sizeof(f.name);
+
+	p += snprintf(p, (size_t)(end - p), "%s/preset:%s/workload:%s/placement:%s/threads:%d",
+		      f.sc->name, f.preset->name, f.wl->name, f.placement, f.threads);
+	if (strcmp(f.home_spec, "first"))
+		snprintf(p, (size_t)(end - p), "/home:%s", f.home_spec);
+	if (re && (regexec(re, f.name, 0, NULL, 0) == 0) == negate)
+		return;
+	f.cfg = cfg_new(f.sc, f.preset, f.wl, f.threads, o->params, o->nparams, err, sizeof(err));
+	if (!f.cfg)
+		usage_error("configuration", f.name, "%s", err);
+	if (family_place(&f, topo, err, sizeof(err)))
+		usage_error("--placement", o->placement, "%s", err);
+	if (f.pus && topo_home_parse(topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
+		usage_error("--home", f.home_spec, "%s", err);
+	run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
+	if (!run.fams)
+		usage_error("memory", "families", "out of memory");
+	run.fams[run.nfams++] = f;
+}
+
+/* home_specs - the --home values a run measures: "each" is one per NUMA node. */
+static char **home_specs(const char *spec, const struct topo *topo)
+{
+	struct topo_home h;
+	char err[512], **v;
+	int nodes[64], n;
+
+	if (strcmp(spec, "each")) {
+		if (topo_home_parse(topo, spec, 0, &h, err, sizeof(err)))
+			usage_error("--home", spec, "%s", err);
+		v = xcalloc(2, sizeof(char *));
+		v[0] = xstrdup(spec);
+		return v;
+	}
+	n = topo_nodes(topo, nodes, 64);
+	v = xcalloc((size_t)n + 1, sizeof(char *));
+	for (int i = 0; i < n; i++) {
+		v[i] = xmalloc(24);
+		snprintf(v[i], 24, "node:%d", nodes[i]);
+	}
+	return v;
+}
+
+/* build_families - every (scenario, preset, workload, threads, home) selected, resolved. */
 static void build_families(const struct options *o, const struct topo *topo)
 {
 	char **scn = o->scenarios ? split_list(o->scenarios) : NULL;
 	char **pre = o->presets ? split_list(o->presets) : NULL;
 	char **wls = o->workloads ? split_list(o->workloads) : NULL;
+	char **homes = home_specs(o->home, topo);
 	int counts[MAX_THREAD_COUNTS], ncounts;
 	char err[512];
 	regex_t re;
@@ -329,9 +420,9 @@ static void build_families(const struct options *o, const struct topo *topo)
 	check_names(wls, "--workload", has_workload, scn);
 	for (int i = 0; i < o->nparams; i++) {
 		char name[128];
+		int found = 0;
 
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(o->params[i], "="), o->params[i]);
-		int found = 0;
 		for (int s = 0; all_scenarios[s]; s++)
 			if (in_list(scn, all_scenarios[s]->name))
 				found |= has_param(all_scenarios[s], name);
@@ -363,34 +454,18 @@ static void build_families(const struct options *o, const struct topo *topo)
 			for (int w = 0; sc->workloads[w].name; w++) {
 				if (!in_list(wls, sc->workloads[w].name))
 					continue;
-				for (int t = 0; t < ncounts; t++) {
-					struct family f = {
-					    .sc = sc,
-					    .preset = &sc->presets[p],
-					    .wl = &sc->workloads[w],
-					    .placement = o->placement,
-					    .threads = counts[t],
-					};
-
-					snprintf(f.name, sizeof(f.name),
-						 "%s/preset:%s/workload:%s/placement:%s/threads:%d",
-						 sc->name, f.preset->name, f.wl->name, f.placement,
-						 f.threads);
-					if (o->filter &&
-					    (regexec(&re, f.name, 0, NULL, 0) == 0) == negate)
-						continue;
-					f.cfg = cfg_new(sc, f.preset, f.wl, f.threads, o->params,
-							o->nparams, err, sizeof(err));
-					if (!f.cfg)
-						usage_error("configuration", f.name, "%s", err);
-					if (family_place(&f, topo, err, sizeof(err)))
-						usage_error("--placement", o->placement, "%s", err);
-					run.fams =
-					    realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
-					if (!run.fams)
-						usage_error("memory", "families", "out of memory");
-					run.fams[run.nfams++] = f;
-				}
+				for (int t = 0; t < ncounts; t++)
+					for (int h = 0; homes[h]; h++)
+						add_family(o, topo,
+							   (struct family){
+							       .sc = sc,
+							       .preset = &sc->presets[p],
+							       .wl = &sc->workloads[w],
+							       .placement = o->placement,
+							       .threads = counts[t],
+							       .home_spec = homes[h],
+							   },
+							   o->filter ? &re : NULL, negate);
 			}
 		}
 		for (int i = 0; sc->params[i].name; i++)
@@ -404,6 +479,77 @@ static void build_families(const struct options *o, const struct topo *topo)
 	free(wls);
 	if (!run.nfams)
 		usage_error("selection", o->filter ? o->filter : "", "selects nothing to measure");
+}
+
+/* print_plan - the --dry-run table for every thread count, and the plan CSV. */
+static void print_plan(const struct options *o, const struct topo *topo)
+{
+	static const char *const cols[] = {"threads", "thread",	 "pu",	"core",
+					   "l3",      "package", "numa"};
+	struct csv_writer *csv = NULL;
+	char err[PATH_MAX + 128];
+	const struct family *seen[MAX_THREAD_COUNTS * 4];
+	int nseen = 0;
+
+	if (o->csv && !(csv = csv_create(o->csv, cols, 7, 0, err, sizeof(err))))
+		usage_error("--csv", o->csv, "%s", err);
+	printf("topology %s (fingerprint %s)%s\nplacement %s, memory home %s\n", topo_source(topo),
+	       run.topology_fp, topo_is_host(topo) ? "" : ", not this machine: plan only",
+	       o->placement, o->home);
+	for (int i = 0; i < run.nfams; i++) {
+		const struct family *f = &run.fams[i];
+		int dup = 0, pairs[PAIR_COUNT] = {0};
+		char home[32];
+
+		/* the plan depends only on the thread count and the home, not the scenario */
+		for (int j = 0; j < nseen; j++)
+			dup |= seen[j]->threads == f->threads && seen[j]->home_spec == f->home_spec;
+		if (dup || nseen == (int)(sizeof(seen) / sizeof(seen[0])))
+			continue;
+		seen[nseen++] = f;
+		printf("\nthreads=%d", f->threads);
+		if (strcmp(f->home_spec, "first"))
+			printf(" home=%s", f->home_spec);
+		if (f->skip[0]) {
+			printf(": skipped: %s\n", f->skip);
+			continue;
+		}
+		printf("\n%6s %6s %6s %4s %8s %5s\n", "thread", "pu", "core", "l3", "package",
+		       "numa");
+		for (int t = 0; t < f->threads; t++) {
+			struct topo_pu pu;
+			char v[6][16];
+			const char *row[7];
+
+			topo_pu_info(topo, f->pus[t], &pu);
+			printf("%6d %6d %6d %4d %8d %5d\n", t, pu.os, pu.core, pu.l3, pu.package,
+			       pu.numa);
+			snprintf(v[0], 16, "%d", t);
+			snprintf(v[1], 16, "%d", pu.os);
+			snprintf(v[2], 16, "%d", pu.core);
+			snprintf(v[3], 16, "%d", pu.l3);
+			snprintf(v[4], 16, "%d", pu.package);
+			snprintf(v[5], 16, "%d", pu.numa);
+			snprintf(err, sizeof(err), "%d", f->threads);
+			row[0] = err;
+			for (int c = 0; c < 6; c++)
+				row[c + 1] = v[c];
+			if (csv && csv_write_row(csv, row))
+				usage_error("--csv", o->csv, "%s", strerror(errno));
+			for (int u = 0; u < t; u++)
+				pairs[topo_pair_class(topo, f->pus[u], f->pus[t])] = 1;
+		}
+		printf("pair classes:");
+		for (int c = PAIR_SMT; c < PAIR_COUNT; c++)
+			if (pairs[c])
+				printf(" %s", topo_pair_names[c]);
+		topo_home_name(&f->home, home, sizeof(home));
+		printf("%s\nmemory home: %s%s\n", f->threads < 2 ? " none (one thread)" : "",
+		       f->home.interleave ? "interleaved over every NUMA node" : "NUMA node ",
+		       f->home.interleave ? "" : home);
+	}
+	if (csv && csv_close(csv))
+		usage_error("--csv", o->csv, "%s", strerror(errno));
 }
 
 static void mkdir_p(const char *path)
@@ -473,6 +619,9 @@ static char *options_json(const struct options *o)
 	json_object_set_new(j, "workload", o->workloads ? json_string(o->workloads) : json_null());
 	json_object_set_new(j, "threads", json_string(o->threads));
 	json_object_set_new(j, "placement", json_string(o->placement));
+	json_object_set_new(j, "topology", json_string(o->topology));
+	json_object_set_new(j, "topology_fp", json_string(run.topology_fp));
+	json_object_set_new(j, "home", json_string(o->home));
 	json_object_set_new(j, "time_s", json_real(o->time_s));
 	json_object_set_new(j, "warmup_s", json_real(o->time_s / 10));
 	json_object_set_new(j, "repetitions", json_integer(o->repetitions));
@@ -494,7 +643,7 @@ static void write_context(void)
 
 /* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
 static void write_row(const struct family *f, int rep, enum status st, const char *reason,
-		      const struct meas_result *r)
+		      const struct meas_result *r, const char *home)
 {
 	char num[9][40];
 	const char **v = xcalloc((size_t)run.ncols, sizeof(char *));
@@ -533,16 +682,23 @@ static void write_row(const struct family *f, int rep, enum status st, const cha
 	v[k++] = reason;
 	v[k++] = run.ctx.host;
 	v[k++] = num[8];
+	v[k++] = home;
+	v[k++] = run.topology_fp;
 	for (int i = 0; i < run.nparam_cols; i++, k++)
 		for (int j = 0; f->sc->params[j].name; j++)
 			if (!strcmp(f->sc->params[j].name, run.param_cols[i]))
 				v[k] = cfg_value(f->cfg, j);
 
-	if (csv_write_row(run.csv, v) || (run.csv_extra && csv_write_row(run.csv_extra, v))) {
-		fprintf(stderr, "pcbench: write %s: %s; stopping, rows written so far are intact\n",
-			csv_path(run.csv_extra && errno ? run.csv_extra : run.csv),
-			strerror(errno));
-		run.write_failed = 1;
+	for (int i = 0; i < 2; i++) {
+		struct csv_writer *w = i ? run.csv_extra : run.csv;
+
+		if (w && !run.write_failed && csv_write_row(w, v)) {
+			fprintf(stderr,
+				"pcbench: write: %s: %s: stopping; the rows already written "
+				"are intact\n",
+				csv_path(w), strerror(errno));
+			run.write_failed = 1;
+		}
 	}
 	free(v);
 	report_add(run.report, f, st, st == ST_OK ? (double)r->ops / r->duration_s : 0);
@@ -563,12 +719,30 @@ static void progress(const struct family *f, int rep, enum status st, const char
 		(int)eta % 60);
 }
 
+/* home_cell - the `home` column: the NUMA nodes that held the shared state, as verified. */
+static void home_cell(const struct family *f, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!f->pus)
+		return;
+	if (!f->m.home_known || !f->m.home_nodes) {
+		topo_home_name(&f->home, buf, len); /* the OS could not tell: as planned */
+		return;
+	}
+	for (int i = 0; i < 64 && used + 4 < len; i++)
+		if (f->m.home_nodes & (1ULL << i))
+			used +=
+			    (size_t)snprintf(buf + used, len - used, "%s%d", used ? ";" : "", i);
+}
+
 /* Each thread of each repetition of each family runs this, from Google Benchmark. */
 static void family_thread(void *arg, int tid)
 {
 	struct family *f = arg;
 	struct meas_result r;
-	char what[64];
+	char what[64], home[256];
 	int rep;
 
 	if (run.write_failed)
@@ -582,10 +756,57 @@ static void family_thread(void *arg, int tid)
 		r.failed = 1;
 		r.reason = "no operation completed in the window";
 	}
-	write_row(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : "", &r);
+	home_cell(f, home, sizeof(home));
+	write_row(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : "", &r, home);
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : what);
 	meas_reset(&f->m);
+}
+
+/* load_topology - the --topology source; a foreign one only plans (or is checked). */
+static struct topo *load_topology(const struct options *o)
+{
+	struct topo *t, *host;
+	char err[PATH_MAX + 128], fp[17];
+
+	t = topo_load(o->topology, err, sizeof(err));
+	if (!t)
+		usage_error("--topology", o->topology, "%s", err);
+	topo_fingerprint(t, run.topology_fp);
+	if (!o->check_host) {
+		if (!topo_is_host(t) && !o->dry_run)
+			usage_error(
+			    "--topology", o->topology,
+			    "not this machine: hwloc cannot bind threads on it, so it can "
+			    "only be planned with --dry-run (or verified with --check-host)");
+		return t;
+	}
+	host = topo_load_host(err, sizeof(err));
+	if (!host)
+		usage_error("topology", "host", "%s", err);
+	topo_fingerprint(host, fp);
+	if (strcmp(fp, run.topology_fp))
+		usage_error("--check-host", o->topology,
+			    "this host's topology (fingerprint %s, %d PUs) differs from the file's "
+			    "(fingerprint %s, %d PUs)",
+			    fp, topo_npus(host), run.topology_fp, topo_npus(t));
+	fprintf(stderr, "pcbench: --check-host: this host matches %s (fingerprint %s)\n",
+		o->topology, fp);
+	topo_free(t);
+	return host;
+}
+
+/* link_latest - results/latest points at the newest default run directory. */
+static void link_latest(void)
+{
+	const char *base = strrchr(run.run_dir, '/');
+
+	if (run.opt.out || !base)
+		return;
+	unlink("results/latest.tmp");
+	if (symlink(base + 1, "results/latest.tmp") ||
+	    rename("results/latest.tmp", "results/latest"))
+		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -595,7 +816,7 @@ int main(int argc, char **argv)
 	int gb_argc, orig_argc = argc;
 	struct gb_family *gbf;
 	struct topo *topo;
-	char err[512];
+	char err[PATH_MAX + 128], path[PATH_MAX + 32];
 	int ngb = 0;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
@@ -612,15 +833,29 @@ int main(int argc, char **argv)
 	if (gbshim_init(&gb_argc, gb_argv))
 		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
 
-	topo = topo_load_host(err, sizeof(err));
-	if (!topo)
-		usage_error("topology", "host", "%s", err);
+	topo = load_topology(&run.opt);
 	build_families(&run.opt, topo);
+	if (run.opt.dry_run) {
+		print_plan(&run.opt, topo);
+		topo_free(topo);
+		return 0;
+	}
 
 	context_init(&run.ctx, orig_argc, orig_argv);
 	run.ctx.options_json = options_json(&run.opt);
 	open_outputs(&run.opt);
 	write_context();
+	snprintf(path, sizeof(path), "%s/topology.xml", run.run_dir);
+	if (topo_export_xml(topo, path, err, sizeof(err)))
+		fprintf(stderr, "pcbench: topology.xml: %s\n", err);
+	snprintf(path, sizeof(path), "%s/topology_fp", run.run_dir);
+	{
+		FILE *f = fopen(path, "w");
+
+		if (!f || fprintf(f, "%s\n", run.topology_fp) < 0 || fclose(f))
+			fprintf(stderr, "pcbench: %s: %s\n", path, strerror(errno));
+	}
+	link_latest();
 	run.report = report_new();
 	run.total = run.nfams * run.opt.repetitions;
 	run.t_first = now_s();
@@ -628,16 +863,19 @@ int main(int argc, char **argv)
 	gbf = xcalloc((size_t)run.nfams, sizeof(*gbf));
 	for (int i = 0; i < run.nfams; i++) {
 		struct family *f = &run.fams[i];
+		char home[32] = "";
 
 		if (f->skip[0]) {
+			if (f->pus)
+				topo_home_name(&f->home, home, sizeof(home));
 			for (int rep = 1; rep <= run.opt.repetitions && !run.write_failed; rep++) {
-				write_row(f, rep, ST_SKIPPED, f->skip, NULL);
+				write_row(f, rep, ST_SKIPPED, f->skip, NULL, home);
 				progress(f, rep, ST_SKIPPED, f->skip);
 			}
 			continue;
 		}
 		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
-			  run.opt.time_s / 10);
+			  run.opt.time_s / 10, &f->home);
 		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
 	}
 	if (!run.write_failed)

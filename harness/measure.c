@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "measure.h"
 #include "topology.h"
 #include "util.h"
@@ -16,7 +17,7 @@
 
 void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
 	       const struct topo *topo, int threads, const int *pus, double window_s,
-	       double warmup_s)
+	       double warmup_s, const struct topo_home *home)
 {
 	memset(m, 0, sizeof(*m));
 	m->sc = sc;
@@ -26,6 +27,7 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
 	m->pus = pus;
 	m->window_s = window_s;
 	m->warmup_s = warmup_s;
+	m->home = *home;
 	pthread_barrier_init(&m->bar, NULL, (unsigned)threads);
 	pthread_mutex_init(&m->lock, NULL);
 	m->slots = bench_alloc((size_t)threads * sizeof(*m->slots), BENCH_PAD);
@@ -44,6 +46,8 @@ void meas_reset(struct measurement *m)
 	atomic_store(&m->failed, 0);
 	m->reason[0] = '\0';
 	m->shared = NULL;
+	m->home_nodes = 0;
+	m->home_known = 0;
 }
 
 static void fail(struct measurement *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -61,8 +65,11 @@ static void fail(struct measurement *m, const char *fmt, ...)
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* run_until - operations in growing batches until @end; returns the operations done. */
-static uint64_t run_until(struct measurement *m, struct thread_slot *slot, double end,
+/*
+ * run_until - operations in growing batches until @end; returns the operations done.
+ * Between batches the thread also samples the CPU it runs on (a vDSO call, nanoseconds).
+ */
+static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int planned, double end,
 			  uint64_t *batch)
 {
 	void (*run)(void *, void *, uint64_t) = m->sc->run;
@@ -72,15 +79,40 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, doubl
 
 	while (t < end) {
 		double t2;
+		int cpu;
 
 		run(shared, tstate, *batch);
 		ops += *batch;
 		t2 = now_s();
+		cpu = sched_getcpu();
+		if (cpu != planned)
+			slot->cpu_stray = cpu;
 		if (t2 - t < BATCH_TARGET_S && *batch < BATCH_MAX)
 			*batch <<= 1;
 		t = t2;
 	}
 	return ops;
+}
+
+/* home_setup - thread 0 builds the shared state under the memory home, then checks it. */
+static void home_setup(struct measurement *m)
+{
+	char err[256] = "", want[32];
+
+	alloc_set_home(m->topo, &m->home);
+	m->shared = m->sc->setup(m->cfg, err, sizeof(err));
+	m->home_known = m->shared && !alloc_home_nodes(&m->home_nodes);
+	alloc_set_home(NULL, NULL);
+	if (!m->shared) {
+		fail(m, "setup: %s", err[0] ? err : "failed");
+		return;
+	}
+	if (m->home_known && m->home_nodes && !m->home.interleave &&
+	    m->home_nodes != 1ULL << m->home.node) {
+		topo_home_name(&m->home, want, sizeof(want));
+		fail(m, "home: planned on NUMA node %s, the pages are on nodes 0x%llx", want,
+		     (unsigned long long)m->home_nodes);
+	}
 }
 
 void meas_thread(struct measurement *m, int tid)
@@ -97,12 +129,8 @@ void meas_thread(struct measurement *m, int tid)
 		     m->pus[tid]);
 	pthread_barrier_wait(&m->bar);
 
-	if (tid == 0 && !atomic_load(&m->failed)) {
-		err[0] = '\0';
-		m->shared = m->sc->setup(m->cfg, err, sizeof(err));
-		if (!m->shared)
-			fail(m, "setup: %s", err[0] ? err : "failed");
-	}
+	if (tid == 0 && !atomic_load(&m->failed))
+		home_setup(m);
 	pthread_barrier_wait(&m->bar);
 
 	if (!atomic_load(&m->failed)) {
@@ -119,16 +147,27 @@ void meas_thread(struct measurement *m, int tid)
 	pthread_barrier_wait(&m->bar);
 
 	if (!atomic_load(&m->failed)) {
-		run_until(m, slot, m->warm_end, &batch);
+		int planned = m->pus[tid];
+
+		run_until(m, slot, planned, m->warm_end, &batch);
+		slot->cpu_stray = -1;
 		slot->cpu_start = sched_getcpu();
 		slot->t0 = now_s();
-		slot->ops = run_until(m, slot, m->deadline, &batch);
+		slot->ops = run_until(m, slot, planned, m->deadline, &batch);
 		slot->t1 = now_s();
 		slot->cpu_end = sched_getcpu();
-		if (slot->cpu_start != m->pus[tid] || slot->cpu_end != m->pus[tid])
+		if (slot->cpu_start != planned || slot->cpu_end != planned ||
+		    slot->cpu_stray >= 0) {
+			char stray[48] = "";
+
+			if (slot->cpu_stray >= 0)
+				snprintf(stray, sizeof(stray), ", CPU %d during the window",
+					 slot->cpu_stray);
 			fail(m,
-			     "thread %d: planned on CPU %d, ran on CPU %d at start and %d at end",
-			     tid, m->pus[tid], slot->cpu_start, slot->cpu_end);
+			     "thread %d: migrated: planned on CPU %d, ran on CPU %d at start, %d "
+			     "at end%s",
+			     tid, planned, slot->cpu_start, slot->cpu_end, stray);
+		}
 	}
 	pthread_barrier_wait(&m->bar);
 

@@ -13,14 +13,14 @@
 #include <stdint.h>
 
 #include "bench.h"
-
-struct topo;
+#include "topology.h"
 
 /* Per-thread results, each on its own cache lines; written only by their thread. */
 struct thread_slot {
 	_Alignas(BENCH_PAD) uint64_t ops;
 	double t0, t1;
 	int cpu_start, cpu_end;
+	int cpu_stray; /* a CPU other than the planned one, seen during the window, or -1 */
 	void *tstate;
 };
 
@@ -31,6 +31,9 @@ struct measurement {
 	int threads;
 	const int *pus; /* OS index of the PU of each thread */
 	double window_s, warmup_s;
+	struct topo_home home; /* where setup() allocations go */
+	uint64_t home_nodes;   /* NUMA nodes that really hold them (bit per OS index) */
+	int home_known;	       /* home_nodes could be read from the OS */
 	pthread_barrier_t bar;
 	void *shared;
 	double warm_end, deadline; /* set by thread 0 between two barriers */
@@ -49,11 +52,12 @@ struct meas_result {
 
 /*
  * meas_init - prepare a measurement of @threads threads on PUs @pus, with a window of
- * @window_s seconds preceded by @warmup_s seconds of unmeasured operations.
+ * @window_s seconds preceded by @warmup_s seconds of unmeasured operations, and the shared
+ * state homed at @home.
  */
 void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
 	       const struct topo *topo, int threads, const int *pus, double window_s,
-	       double warmup_s);
+	       double warmup_s, const struct topo_home *home);
 void meas_destroy(struct measurement *m);
 
 /*

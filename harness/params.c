@@ -238,23 +238,3 @@ out:
 	pthread_mutex_unlock(&layout_lock);
 	return l;
 }
-
-void *bench_alloc(size_t size, size_t align)
-{
-	size_t a = 64;
-	void *p;
-
-	while (a < align)
-		a <<= 1;
-	size = (size + a - 1) / a * a;
-	p = aligned_alloc(a, size ? size : a);
-	if (!p)
-		usage_error("memory", "bench_alloc", "out of memory");
-	memset(p, 0, size);
-	return p;
-}
-
-void bench_free(void *p)
-{
-	free(p);
-}

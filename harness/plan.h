@@ -7,8 +7,7 @@
 
 #include "harness.h"
 #include "measure.h"
-
-struct topo;
+#include "topology.h"
 
 enum status { ST_OK, ST_ERROR, ST_SKIPPED };
 extern const char *const status_names[];
@@ -20,10 +19,12 @@ struct family {
 	struct bench_cfg *cfg;
 	const char *placement;
 	int threads;
-	int *pus;	/* OS PU of each thread; NULL when skipped */
-	char *cpus;	/* "0;1": the OS PUs, in thread order; NULL when skipped */
-	char skip[200]; /* why the family cannot run here, or "" */
-	char name[256]; /* Google Benchmark name, key:value style */
+	int *pus;	       /* OS PU of each thread; NULL when skipped */
+	char *cpus;	       /* "0;1": the OS PUs, in thread order; NULL when skipped */
+	char skip[200];	       /* why the family cannot run here, or "" */
+	const char *home_spec; /* first | node:N | interleave */
+	struct topo_home home; /* resolved (valid unless skipped) */
+	char name[256];	       /* Google Benchmark name, key:value style */
 	struct measurement m;
 	int reps_done;
 };

@@ -82,7 +82,10 @@ int main(int argc, char **argv)
 	}
 	harness_ns = xcalloc((size_t)rounds, sizeof(double));
 	plain_ns = xcalloc((size_t)rounds, sizeof(double));
-	meas_init(&m, sc, cfg, topo, 1, &pu, seconds, seconds / 10);
+	struct topo_home home;
+
+	topo_home_parse(topo, "first", pu, &home, err, sizeof(err));
+	meas_init(&m, sc, cfg, topo, 1, &pu, seconds, seconds / 10, &home);
 	for (int i = 0; i < rounds; i++) {
 		meas_run(&m);
 		meas_result(&m, &r);

@@ -3,12 +3,191 @@
  * test_topology.c - compact and scatter placements on synthetic machines (hwloc parses the
  * description), placements that do not fit, and binding refused on a foreign topology.
  */
+#include <glob.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "topology.h"
 
 static int failures;
+
+#define FAIL(...)                                                                                  \
+	do {                                                                                       \
+		fprintf(stderr, "FAIL: " __VA_ARGS__);                                             \
+		fputc('\n', stderr);                                                               \
+		failures++;                                                                        \
+	} while (0)
+
+/* counts - how many packages, L3 domains, cores and PUs-per-core the topology has. */
+struct counts {
+	int packages, l3s, cores, npus, smt, max_l3_per_pkg;
+};
+
+static struct counts count(struct topo *t)
+{
+	struct counts c = {0};
+	int n = topo_npus(t), *pus = calloc((size_t)n, sizeof(int));
+	char err[256];
+	int l3_pkg[1024] = {0};
+
+	topo_place(t, "compact", n, pus, err, sizeof(err));
+	c.npus = n;
+	for (int i = 0; i < n; i++) {
+		struct topo_pu p;
+
+		topo_pu_info(t, pus[i], &p);
+		c.packages = p.package + 1 > c.packages ? p.package + 1 : c.packages;
+		c.l3s = p.l3 + 1 > c.l3s ? p.l3 + 1 : c.l3s;
+		c.cores = p.core + 1 > c.cores ? p.core + 1 : c.cores;
+		if (p.l3 >= 0 && p.l3 < 1024)
+			l3_pkg[p.l3] = p.package;
+	}
+	for (int p = 0; p < c.packages; p++) {
+		int k = 0;
+
+		for (int l = 0; l < c.l3s; l++)
+			k += l3_pkg[l] == p;
+		c.max_l3_per_pkg = k > c.max_l3_per_pkg ? k : c.max_l3_per_pkg;
+	}
+	c.smt = c.npus > c.cores;
+	free(pus);
+	return c;
+}
+
+/* check_policy - the defining property of @policy on @t, at @n threads. */
+static void check_policy(struct topo *t, const char *name, const char *policy, int n,
+			 struct counts c)
+{
+	int *pus = calloc((size_t)n, sizeof(int)), ret;
+	struct topo_pu *p = calloc((size_t)n, sizeof(*p));
+	char err[512];
+	int expect_fit = 1;
+
+	if (!strcmp(policy, "smt"))
+		expect_fit = c.smt;
+	else if (!strcmp(policy, "same-l3"))
+		expect_fit = c.l3s > 0 && n <= c.npus / c.l3s;
+	else if (!strcmp(policy, "cross-l3"))
+		expect_fit = c.max_l3_per_pkg >= 2 && n <= c.npus / c.packages;
+	else if (!strcmp(policy, "cross-socket"))
+		expect_fit = c.packages >= 2;
+	ret = topo_place(t, policy, n, pus, err, sizeof(err));
+	if ((ret == TOPO_OK) != expect_fit) {
+		FAIL("%s %s %d: placed=%d, expected %d (%s)", name, policy, n, ret == TOPO_OK,
+		     expect_fit, err);
+		goto out;
+	}
+	if (ret != TOPO_OK)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		topo_pu_info(t, pus[i], &p[i]);
+		for (int j = 0; j < i; j++)
+			if (pus[i] == pus[j])
+				FAIL("%s %s %d: PU %d used twice", name, policy, n, pus[i]);
+	}
+	for (int i = 1; i < n; i++) {
+		const struct topo_pu *a = &p[i - 1], *b = &p[i];
+
+		if (!strcmp(policy, "compact") &&
+		    (b->package < a->package || (b->package == a->package && b->core < a->core)))
+			FAIL("%s compact: thread %d goes back in logical order", name, i);
+		if (!strcmp(policy, "scatter") && c.packages >= 2 && b->package == a->package)
+			FAIL("%s scatter %d: threads %d and %d in one package", name, n, i - 1, i);
+		if (!strcmp(policy, "smt") && i % 2 && b->core != a->core)
+			FAIL("%s smt %d: threads %d and %d not siblings", name, n, i - 1, i);
+		if (!strcmp(policy, "same-l3") && b->l3 != p[0].l3)
+			FAIL("%s same-l3 %d: thread %d outside thread 0's L3", name, n, i);
+		if (!strcmp(policy, "cross-l3") && (b->l3 == a->l3 || b->package != a->package))
+			FAIL("%s cross-l3 %d: threads %d and %d", name, n, i - 1, i);
+		if (!strcmp(policy, "cross-socket") && b->package == a->package)
+			FAIL("%s cross-socket %d: threads %d and %d in one package", name, n, i - 1,
+			     i);
+	}
+	if (!strcmp(policy, "cores"))
+		for (int i = 0; i < n && i < c.cores; i++)
+			for (int j = 0; j < i; j++)
+				if (p[i].core == p[j].core)
+					FAIL("%s cores %d: a sibling (thread %d) before every core "
+					     "is used",
+					     name, n, i);
+out:
+	free(pus);
+	free(p);
+}
+
+/* fixtures - every tests/topologies fixture against every policy's defining property. */
+static void fixtures(const char *src)
+{
+	static const char *const policies[] = {"compact", "scatter",  "cores",	     "smt",
+					       "same-l3", "cross-l3", "cross-socket"};
+	char pattern[512], line[512], err[512];
+	glob_t g;
+
+	snprintf(pattern, sizeof(pattern), "%s/tests/topologies/*.synthetic", src);
+	if (glob(pattern, 0, NULL, &g) || g.gl_pathc < 6) {
+		FAIL("fixtures: %s: want at least 6", pattern);
+		return;
+	}
+	for (size_t f = 0; f < g.gl_pathc; f++) {
+		FILE *in = fopen(g.gl_pathv[f], "r");
+		struct topo *t = NULL;
+		struct counts c;
+
+		while (in && fgets(line, sizeof(line), in))
+			if (line[0] != '#') {
+				line[strcspn(line, "\n")] = '\0';
+				t = topo_load_synthetic(line, err, sizeof(err));
+				break;
+			}
+		if (in)
+			fclose(in);
+		if (!t) {
+			FAIL("%s: %s", g.gl_pathv[f], err);
+			continue;
+		}
+		c = count(t);
+		for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+			int ns[] = {1, 2, 4, 8, c.npus};
+
+			for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++)
+				if (ns[k] <= c.npus)
+					check_policy(t, g.gl_pathv[f], policies[i], ns[k], c);
+		}
+		topo_free(t);
+	}
+	globfree(&g);
+}
+
+/* xml_roundtrip - an exported topology loads back as XML with the same fingerprint. */
+static void xml_roundtrip(void)
+{
+	char err[512], path[] = "/tmp/pcbench-topo-XXXXXX", a[17], b[17];
+	int fd = mkstemp(path);
+	struct topo *t = topo_load_synthetic("pack:2 l3:2 core:2 pu:2", err, sizeof(err)), *x;
+
+	if (fd < 0 || !t || topo_export_xml(t, path, err, sizeof(err))) {
+		FAIL("xml export: %s", err);
+		goto out;
+	}
+	x = topo_load(path, err, sizeof(err));
+	if (!x) {
+		FAIL("xml load: %s", err);
+		goto out;
+	}
+	topo_fingerprint(t, a);
+	topo_fingerprint(x, b);
+	if (strcmp(a, b) || topo_is_host(x))
+		FAIL("xml round trip: fingerprint %s vs %s, is_host %d", a, b, topo_is_host(x));
+	topo_free(x);
+out:
+	topo_free(t);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+}
 
 static void expect_place(const char *desc, const char *policy, int n, const int *want)
 {
@@ -37,7 +216,7 @@ static void expect_place(const char *desc, const char *policy, int n, const int 
 	topo_free(t);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	/* 2 packages x 2 L3 x 2 cores x 2 PUs, PUs numbered in tree order (P#0,P#1 siblings) */
 	const char *tree = "pack:2 l3:2 core:2 pu:2";
@@ -68,7 +247,7 @@ int main(void)
 		failures++;
 	}
 	if (t && (topo_place(t, "everywhere", 1, pus, err, sizeof(err)) != TOPO_UNKNOWN ||
-		  !strstr(err, "unknown placement"))) {
+		  !strstr(err, "neither a policy"))) {
 		fprintf(stderr, "FAIL: unknown placement accepted: %s\n", err);
 		failures++;
 	}
@@ -85,6 +264,8 @@ int main(void)
 		fprintf(stderr, "FAIL: bad synthetic string: %s\n", err);
 		failures++;
 	}
+	fixtures(argc > 1 ? argv[1] : ".");
+	xml_roundtrip();
 	if (!failures)
 		printf("test_topology: ok\n");
 	return failures != 0;

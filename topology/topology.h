@@ -1,35 +1,71 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * topology.h - hwloc topologies, placement policies and thread binding.
- * A placement maps thread i of a measurement to one processing unit (PU).
+ * topology.h - hwloc topologies (this host, an XML export, a synthetic description),
+ * placement policies, thread binding, and the memory home of the contended structs.
+ * A placement maps thread i of a measurement to one processing unit (PU), by OS index.
  */
 #ifndef PCBENCH_TOPOLOGY_H
 #define PCBENCH_TOPOLOGY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct topo;
 
-/* topo_load_host - discover this machine. NULL with a reason in @err. */
+/*
+ * topo_load - "host" (or NULL), "synthetic:STRING", or the path of an `lstopo --of xml`
+ * export. NULL with a reason in @err.
+ */
+struct topo *topo_load(const char *spec, char *err, size_t errlen);
+/* Shorthands for tests. */
 struct topo *topo_load_host(char *err, size_t errlen);
-/* topo_load_synthetic - an hwloc synthetic description (tests, dry runs). */
 struct topo *topo_load_synthetic(const char *desc, char *err, size_t errlen);
 void topo_free(struct topo *t);
 
+/* topo_source - what was loaded: "host", "synthetic:...", or the XML path. */
+const char *topo_source(const struct topo *t);
 /* topo_npus - processing units usable by this process. */
 int topo_npus(const struct topo *t);
 /* topo_is_host - the topology is this machine's, so binding is real. */
 int topo_is_host(const struct topo *t);
+/*
+ * topo_fingerprint - a stable hash of packages, NUMA nodes, L3 groups, cores and PUs and
+ * their OS indexes, written as 16 hex digits into @buf (>= 17 bytes).
+ */
+void topo_fingerprint(const struct topo *t, char *buf);
+/* topo_export_xml - write the topology as hwloc XML to @path. */
+int topo_export_xml(const struct topo *t, const char *path, char *err, size_t errlen);
 
-/* The names --placement accepts, terminated by NULL. */
+/* Where one PU sits: logical indexes of its core, L3, package and NUMA node (-1 if none). */
+struct topo_pu {
+	int os, core, l3, package, numa;
+};
+int topo_pu_info(const struct topo *t, int os_index, struct topo_pu *out);
+
+/* The relation of two PUs, from nearest to farthest. */
+enum topo_pair {
+	PAIR_SAME_PU,
+	PAIR_SMT,	   /* siblings of one core */
+	PAIR_SAME_L3,	   /* different cores under one L3 */
+	PAIR_CROSS_L3,	   /* one package, different L3 domains */
+	PAIR_SAME_PACKAGE, /* one package, no L3 level to tell */
+	PAIR_CROSS_SOCKET, /* different packages */
+	PAIR_COUNT
+};
+extern const char *const topo_pair_names[PAIR_COUNT];
+enum topo_pair topo_pair_class(const struct topo *t, int os_a, int os_b);
+
+/* The named policies --placement accepts, terminated by NULL. Any other value is taken as
+ * an hwloc location string ("core:0-7", "pu:even", "package:0.core:0-3.pu:0"). */
 extern const char *const topo_policies[];
 
 enum topo_place_result { TOPO_OK = 0, TOPO_UNKNOWN = -1, TOPO_NOFIT = -2 };
 
 /*
  * topo_place - the OS indexes of the PUs for threads 0..@n-1 under @policy, into @pus.
- * TOPO_UNKNOWN: no such policy. TOPO_NOFIT: the policy cannot place @n threads here
- * (never wraps around). Both write a reason into @err.
+ * TOPO_UNKNOWN: neither a policy nor a location hwloc understands. TOPO_NOFIT: the policy
+ * cannot place @n threads on this topology (never wraps around, never falls back). Both
+ * write a reason into @err.
  */
 int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *err, size_t errlen);
 
@@ -43,5 +79,35 @@ int topo_bind_self(const struct topo *t, int os_index, char *err, size_t errlen)
 struct topo_binding;
 struct topo_binding *topo_binding_save(const struct topo *t);
 void topo_binding_restore(const struct topo *t, struct topo_binding *b);
+
+/* Memory home: where the shared modelled structs live. */
+struct topo_home {
+	int interleave; /* across every NUMA node */
+	int node;	/* else: this NUMA node (OS index) */
+};
+
+/*
+ * topo_home_parse - "first", "node:N" or "interleave" for a plan whose thread 0 runs on
+ * PU @pu0 ("each" is expanded by the caller into node:N for every node). -1 with a reason
+ * for a missing node or a bad value.
+ */
+int topo_home_parse(const struct topo *t, const char *spec, int pu0, struct topo_home *out,
+		    char *err, size_t errlen);
+/* topo_nodes - OS indexes of the NUMA nodes, into @out (at most @max); returns how many. */
+int topo_nodes(const struct topo *t, int *out, int max);
+/* topo_home_name - "0", "interleave" ... as planned, into @buf. */
+void topo_home_name(const struct topo_home *h, char *buf, size_t len);
+
+/*
+ * topo_alloc_home - page-aligned zeroed memory bound to @h and first-touched under that
+ * policy. Free with topo_free_home(t, p, len).
+ */
+void *topo_alloc_home(const struct topo *t, size_t len, const struct topo_home *h);
+void topo_free_home(const struct topo *t, void *p, size_t len);
+/*
+ * topo_memlocation - add the NUMA nodes holding [@p, @p + @len) to the bit mask @nodes
+ * (bit = node OS index, nodes < 64). -1 when the OS cannot tell.
+ */
+int topo_memlocation(const struct topo *t, const void *p, size_t len, uint64_t *nodes);
 
 #endif

@@ -1,0 +1,46 @@
+#!/bin/sh
+# topology_host.sh PCBENCH - every placement policy on this host: a policy that fits is
+# measured (status ok, exit 0), one that cannot fit gives skipped rows and exit 4; never a
+# wrap-around, never an error. Also: measuring on a foreign topology is refused (exit 2),
+# and --home node:N for a missing node exits 2.
+set -u
+pcbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 runs="" skips=""
+
+for policy in compact scatter cores smt same-l3 cross-l3 cross-socket pu:0; do
+	dir="$tmp/$(echo "$policy" | tr ':' '_')"
+	"$pcbench" -P "$policy" -t max -r 1 --time 0.01 -p +ABC -w direct -o "$dir" \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	rows=$(tail -n +2 "$dir/results.csv" 2>/dev/null)
+	case "$rc" in
+	0) echo "$rows" | grep -q ',ok,' && runs="$runs $policy" ||
+		{ echo "FAIL: $policy exit 0 without ok rows"; fail=1; } ;;
+	4) echo "$rows" | grep -q ',skipped,' && skips="$skips $policy" ||
+		{ echo "FAIL: $policy exit 4 without skipped rows"; fail=1; } ;;
+	*) echo "FAIL: $policy exit $rc"; cat "$tmp/err"; fail=1 ;;
+	esac
+done
+echo "run here:$runs"
+echo "skipped here:$skips"
+[ -n "$runs" ] || { echo "FAIL: no policy ran"; fail=1; }
+
+"$pcbench" --topology 'synthetic:pack:2 core:2 pu:2' -t 1 -r 1 --time 0.01 -o "$tmp/foreign" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "not this machine" "$tmp/err" || [ -e "$tmp/foreign" ]; then
+	echo "FAIL: measuring on a synthetic topology: exit $rc"; cat "$tmp/err"; fail=1
+fi
+"$pcbench" --home node:4096 -t 1 -r 1 --time 0.01 -o "$tmp/home" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q -- "--home: node:4096" "$tmp/err"; then
+	echo "FAIL: --home node:4096: exit $rc"; cat "$tmp/err"; fail=1
+fi
+"$pcbench" --home node:0 -p +ABC -w direct -t 1 -r 1 --time 0.01 -o "$tmp/home0" >/dev/null 2>&1 &&
+	grep -q ',0,[0-9a-f]\{16\},' "$tmp/home0/results.csv" ||
+	{ echo "FAIL: --home node:0 row without home 0 and a topology_fp"; fail=1; }
+[ -s "$tmp/home0/topology.xml" ] && [ -s "$tmp/home0/topology_fp" ] ||
+	{ echo "FAIL: run directory without topology.xml or topology_fp"; fail=1; }
+exit $fail
