@@ -393,7 +393,7 @@ static void thread_teardown(void *shared, void *tstate)
 	bench_free(st);
 }
 
-static void run(void *shared, void *tstate, uint64_t n)
+static uint64_t run(void *shared, void *tstate, uint64_t n)
 {
 	struct pc_shared *s = shared;
 	struct pc_thread *st = tstate;
@@ -402,11 +402,11 @@ static void run(void *shared, void *tstate, uint64_t n)
 	long nr = s->nr, k = s->charges_per_burst;
 
 	if (!s->stocked) {
-		while (n--) {
+		for (uint64_t i = 0; i < n; i++) {
 			if (!page_counter_try_charge(o, leaf_memory, nr))
 				page_counter_uncharge(o, leaf_memory, nr);
 		}
-		return;
+		return n;
 	}
 	/* One operation = one charge plus (later in the burst) the uncharge of its pages. */
 	for (uint64_t i = 0; i < 2 * n; i++) {
@@ -420,6 +420,7 @@ static void run(void *shared, void *tstate, uint64_t n)
 		if (++st->step == 2 * k)
 			st->step = 0;
 	}
+	return n;
 }
 
 static int objects(void *shared, struct bench_object *out, int max)

@@ -72,6 +72,14 @@ const struct layout *bench_layout(const struct bench_cfg *cfg, const char *param
 void *bench_alloc(size_t size, size_t align);
 void bench_free(void *p);
 
+/*
+ * bench_window_over - true once the measured window of the calling thread's measurement
+ * has ended. Only for operations that wait on another thread (a ping-pong): they must give
+ * up when the partner has stopped. Cheap (one relaxed load), but call it every few hundred
+ * spins, not per access.
+ */
+int bench_window_over(void);
+
 /* bench_error - write a formatted reason into @err (setup and check helpers). */
 void bench_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -103,13 +111,24 @@ struct scenario {
 	void *(*thread_setup)(void *shared, int thread);
 	/* Undo what the thread still holds (outstanding charges, stock) and free its state. */
 	void (*thread_teardown)(void *shared, void *tstate);
-	/* Perform @n operations. The only function that runs inside the measured window. */
-	void (*run)(void *shared, void *tstate, uint64_t n);
+	/*
+	 * Perform @n operations; the only function that runs inside the measured window.
+	 * Returns the operations performed: @n, or fewer only when it stopped early because
+	 * bench_window_over() became true while it waited for another thread.
+	 */
+	uint64_t (*run)(void *shared, void *tstate, uint64_t n);
 	/*
 	 * The modelled objects of @shared, at most @max of them; returns how many. Lets tests,
 	 * reports and the coherence model map an address back to an object and a field.
 	 */
 	int (*objects)(void *shared, struct bench_object *out, int max);
+	/*
+	 * Optional: extra lines for `pcbench --list` about one resolved configuration (a
+	 * preset), e.g. which hot-read fields share a cache line with hot-written ones.
+	 * Each line is written with @out(@arg, line).
+	 */
+	void (*describe)(const struct bench_cfg *cfg, void (*out)(void *arg, const char *line),
+			 void *arg);
 };
 
 #endif

@@ -114,15 +114,34 @@ static void usage(FILE *out)
 	    "  pcbench --topology lab1.xml --check-host  run a plan made for lab1, on lab1\n");
 }
 
+static void print_line(void *arg, const char *line)
+{
+	printf("%s%s\n", (const char *)arg, line);
+}
+
 static void list_scenarios(void)
 {
+	char err[512];
+
 	for (int i = 0; all_scenarios[i]; i++) {
 		const struct scenario *sc = all_scenarios[i];
 
 		printf("%s\n    %s\n  presets:\n", sc->name, sc->desc);
-		for (int j = 0; sc->presets[j].name; j++)
+		for (int j = 0; sc->presets[j].name; j++) {
+			struct bench_cfg *cfg;
+
 			printf("    %-10s %s\n    %-10s   {%s}\n", sc->presets[j].name,
 			       sc->presets[j].desc, "", sc->presets[j].set);
+			if (!sc->describe)
+				continue;
+			cfg = cfg_new(sc, &sc->presets[j], &sc->workloads[0], 1, NULL, 0, err,
+				      sizeof(err));
+			if (cfg)
+				sc->describe(cfg, print_line, "                 ");
+			else
+				printf("                 (%s)\n", err);
+			cfg_free(cfg);
+		}
 		printf("  workloads:\n");
 		for (int j = 0; sc->workloads[j].name; j++)
 			printf("    %-10s %s {%s}\n", sc->workloads[j].name, sc->workloads[j].desc,

@@ -11,6 +11,14 @@
 #include "topology.h"
 #include "util.h"
 
+/* The measurement the calling thread belongs to, for bench_window_over(). */
+static _Thread_local struct measurement *current;
+
+int bench_window_over(void)
+{
+	return current && atomic_load_explicit(&current->window_over, memory_order_relaxed);
+}
+
 /* A batch of operations is grown until it lasts this long, to keep clock reads cheap. */
 #define BATCH_TARGET_S 20e-6
 #define BATCH_MAX (1u << 20)
@@ -44,6 +52,7 @@ void meas_reset(struct measurement *m)
 {
 	memset(m->slots, 0, (size_t)m->threads * sizeof(*m->slots));
 	atomic_store(&m->failed, 0);
+	atomic_store(&m->window_over, 0);
 	m->reason[0] = '\0';
 	m->shared = NULL;
 	m->home_nodes = 0;
@@ -72,7 +81,7 @@ static void fail(struct measurement *m, const char *fmt, ...)
 static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int planned, double end,
 			  uint64_t *batch)
 {
-	void (*run)(void *, void *, uint64_t) = m->sc->run;
+	uint64_t (*run)(void *, void *, uint64_t) = m->sc->run;
 	void *shared = m->shared, *tstate = slot->tstate;
 	uint64_t ops = 0;
 	double t = now_s();
@@ -81,8 +90,7 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 		double t2;
 		int cpu;
 
-		run(shared, tstate, *batch);
-		ops += *batch;
+		ops += run(shared, tstate, *batch);
 		t2 = now_s();
 		cpu = sched_getcpu();
 		if (cpu != planned)
@@ -91,6 +99,8 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 			*batch <<= 1;
 		t = t2;
 	}
+	if (end == m->deadline)
+		atomic_store_explicit(&m->window_over, 1, memory_order_relaxed);
 	return ops;
 }
 
@@ -119,6 +129,8 @@ void meas_thread(struct measurement *m, int tid)
 {
 	struct thread_slot *slot = &m->slots[tid];
 	struct topo_binding *saved = topo_binding_save(m->topo);
+
+	current = m;
 	char err[256];
 	uint64_t batch = 1;
 
@@ -178,6 +190,7 @@ void meas_thread(struct measurement *m, int tid)
 	if (tid == 0 && m->shared)
 		m->sc->teardown(m->shared);
 	topo_binding_restore(m->topo, saved);
+	current = NULL;
 }
 
 void meas_result(struct measurement *m, struct meas_result *r)

@@ -38,6 +38,7 @@ struct measurement {
 	void *shared;
 	double warm_end, deadline; /* set by thread 0 between two barriers */
 	atomic_int failed;
+	atomic_int window_over; /* set by the first thread past the deadline */
 	char reason[256];
 	pthread_mutex_t lock;
 	struct thread_slot *slots;
