@@ -8,9 +8,16 @@
 
 #include "bench.h"
 
-/* The generated scenario table, terminated by NULL. */
+/*
+ * The generated scenario table, terminated by NULL, and the same scenarios compiled with
+ * the tracing accessor layer (every shared access reported to pc_trace), for the model.
+ * Code compiled against pcbench_scenarios_trace alone gets the traced names through
+ * trace_names.h, under the plain names.
+ */
 extern const struct scenario *const all_scenarios[];
 const struct scenario *scenario_find(const char *name);
+extern const struct scenario *const all_scenarios_traced[];
+const struct scenario *scenario_find_traced(const char *name);
 const struct bench_preset *preset_find(const struct scenario *sc, const char *name);
 const struct bench_workload *workload_find(const struct scenario *sc, const char *name);
 

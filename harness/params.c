@@ -238,3 +238,19 @@ out:
 	pthread_mutex_unlock(&layout_lock);
 	return l;
 }
+
+const struct bench_preset *preset_find(const struct scenario *sc, const char *name)
+{
+	for (int i = 0; sc->presets[i].name; i++)
+		if (!strcmp(sc->presets[i].name, name))
+			return &sc->presets[i];
+	return NULL;
+}
+
+const struct bench_workload *workload_find(const struct scenario *sc, const char *name)
+{
+	for (int i = 0; sc->workloads[i].name; i++)
+		if (!strcmp(sc->workloads[i].name, name))
+			return &sc->workloads[i];
+	return NULL;
+}

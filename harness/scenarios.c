@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* scenarios.c - the scenario table, generated from benches/CMakeLists.txt. */
+/*
+ * scenarios.c - the scenario table, generated from benches/CMakeLists.txt. Compiled with
+ * each scenario object library; in the tracing one, trace_names.h renames the table and
+ * the scenario symbols (all_scenarios_traced, ...) so that both can live in one binary.
+ */
 #include <string.h>
 
 #include "harness.h"
@@ -20,21 +24,5 @@ const struct scenario *scenario_find(const char *name)
 	for (int i = 0; all_scenarios[i]; i++)
 		if (!strcmp(all_scenarios[i]->name, name))
 			return all_scenarios[i];
-	return NULL;
-}
-
-const struct bench_preset *preset_find(const struct scenario *sc, const char *name)
-{
-	for (int i = 0; sc->presets[i].name; i++)
-		if (!strcmp(sc->presets[i].name, name))
-			return &sc->presets[i];
-	return NULL;
-}
-
-const struct bench_workload *workload_find(const struct scenario *sc, const char *name)
-{
-	for (int i = 0; sc->workloads[i].name; i++)
-		if (!strcmp(sc->workloads[i].name, name))
-			return &sc->workloads[i];
 	return NULL;
 }
