@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare.h - the `pcbench compare` and `pcbench plot` subcommands. */
+/* compare.h - the subcommands: `pcbench compare`, `plot`, `layout`, `model`. */
 #ifndef PCBENCH_COMPARE_H
 #define PCBENCH_COMPARE_H
 
@@ -7,5 +7,9 @@
 int compare_main(int argc, char **argv);
 /* plot_main - `pcbench plot RUN [-o DIR]`; argv[0] is "plot". */
 int plot_main(int argc, char **argv);
+/* layout_main - `pcbench layout import|show ...`; argv[0] is "layout" (layout_cmd.c). */
+int layout_main(int argc, char **argv);
+/* model_main - `pcbench model [run options]`; argv[0] is "model" (model.c). */
+int model_main(int argc, char **argv);
 
 #endif

@@ -842,6 +842,8 @@ int main(int argc, char **argv)
 		return compare_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "plot"))
 		return plot_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "layout"))
+		return layout_main(argc - 1, argv + 1);
 	memcpy(orig_argv, argv, (size_t)argc * sizeof(char *));
 	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
 	parse_options(argc, argv, &run.opt);
