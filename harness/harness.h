@@ -37,5 +37,7 @@ const struct bench_preset *cfg_preset(const struct bench_cfg *cfg);
 const char *cfg_value(const struct bench_cfg *cfg, int i);
 /* cfg_layout_name - the value of the "layout" parameter, or "" when there is none. */
 const char *cfg_layout_name(const struct bench_cfg *cfg);
+/* cfg_layout - the loaded layout of a BENCH_LAYOUT "layout" parameter, or NULL. */
+const struct layout *cfg_layout(const struct bench_cfg *cfg);
 
 #endif

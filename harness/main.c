@@ -28,13 +28,13 @@ static const char *const base_cols[] = {
     "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
     "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
     "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",   "host",
-    "window_s",	 "home",	   "topology_fp",
+    "window_s",	 "home",	   "topology_fp", "layout_fp",
 };
 #define NBASE (int)(sizeof(base_cols) / sizeof(base_cols[0]))
 
 struct options {
 	const char *scenarios, *presets, *workloads, *threads, *placement, *out, *csv, *filter;
-	const char *topology, *home;
+	const char *topology, *home, *layout;
 	double time_s;
 	int repetitions, list, dry_run, check_host;
 	char *params[MAX_PARAMS];
@@ -88,6 +88,9 @@ static void usage(FILE *out)
 	    "                           warm-up of a tenth of it\n"
 	    "  -r, --repetitions N      (default 3)\n"
 	    "  -D, --param NAME=VALUE   override a scenario parameter (repeatable)\n"
+	    "      --layout NAME|FILE   run every selected scenario whose structs the layout\n"
+	    "                           describes with it (the presets keep their algorithm\n"
+	    "                           knobs); a built-in name or a layout file\n"
 	    "  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>)\n"
 	    "      --csv FILE           also write the CSV here (appends if the header matches)\n"
 	    "      --list               scenarios, presets, workloads, parameters\n"
@@ -238,6 +241,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	    {"home", required_argument, NULL, 'H'},
 	    {"dry-run", no_argument, NULL, 'n'},
 	    {"check-host", no_argument, NULL, 'K'},
+	    {"layout", required_argument, NULL, 'l'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -301,6 +305,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'K':
 			o->check_host = 1;
 			break;
+		case 'l':
+			o->layout = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -312,6 +319,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		usage_error("argument", argv[optind], "unexpected (see --help)");
+	if (o->layout) {
+		static char buf[PATH_MAX + 8];
+
+		if (o->nparams == MAX_PARAMS)
+			usage_error("--layout", o->layout, "too many parameters");
+		snprintf(buf, sizeof(buf), "layout=%s", o->layout);
+		o->params[o->nparams++] = buf;
+	}
 	if (o->check_host &&
 	    (!strcmp(o->topology, "host") || !strncmp(o->topology, "synthetic:", 10)))
 		usage_error("--check-host", o->topology,
@@ -387,6 +402,9 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 	f.cfg = cfg_new(f.sc, f.preset, f.wl, f.threads, o->params, o->nparams, err, sizeof(err));
 	if (!f.cfg)
 		usage_error("configuration", f.name, "%s", err);
+	if (cfg_layout(f.cfg))
+		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
+			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
 	if (family_place(&f, topo, err, sizeof(err)))
 		usage_error("--placement", o->placement, "%s", err);
 	if (f.pus && topo_home_parse(topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
@@ -395,6 +413,30 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 	if (!run.fams)
 		usage_error("memory", "families", "out of memory");
 	run.fams[run.nfams++] = f;
+}
+
+/*
+ * takes_layout - with --layout, whether scenario @sc describes its structs with it (its
+ * check() accepts it). Not taking it is an error when the scenario was asked for by name.
+ */
+static int takes_layout(const struct options *o, const struct scenario *sc, int named)
+{
+	struct bench_cfg *cfg;
+	char err[1024];
+
+	if (!o->layout)
+		return 1;
+	cfg = cfg_new(sc, &sc->presets[0], &sc->workloads[0], 1, (char *const *)o->params,
+		      o->nparams, err, sizeof(err));
+	if (cfg) {
+		cfg_free(cfg);
+		return 1;
+	}
+	if (named)
+		usage_error("--layout", o->layout, "scenario %s cannot use it: %s", sc->name, err);
+	fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", o->layout, sc->name,
+		err);
+	return 0;
 }
 
 /* home_specs - the --home values a run measures: "each" is one per NUMA node. */
@@ -465,7 +507,7 @@ static void build_families(const struct options *o, const struct topo *topo)
 	for (int s = 0; all_scenarios[s]; s++) {
 		const struct scenario *sc = all_scenarios[s];
 
-		if (!in_list(scn, sc->name))
+		if (!in_list(scn, sc->name) || !takes_layout(o, sc, scn != NULL))
 			continue;
 		for (int p = 0; sc->presets[p].name; p++) {
 			if (!in_list(pre, sc->presets[p].name))
@@ -703,6 +745,7 @@ static void write_row(const struct family *f, int rep, enum status st, const cha
 	v[k++] = num[8];
 	v[k++] = home;
 	v[k++] = run.topology_fp;
+	v[k++] = f->layout_fp;
 	for (int i = 0; i < run.nparam_cols; i++, k++)
 		for (int j = 0; f->sc->params[j].name; j++)
 			if (!strcmp(f->sc->params[j].name, run.param_cols[i]))

@@ -254,3 +254,13 @@ const struct bench_workload *workload_find(const struct scenario *sc, const char
 			return &sc->workloads[i];
 	return NULL;
 }
+
+const struct layout *cfg_layout(const struct bench_cfg *cfg)
+{
+	char err[256];
+	int i = param_index(cfg->sc, "layout", 6);
+
+	if (i < 0 || !cfg->sc->params[i].choices || strcmp(cfg->sc->params[i].choices, BENCH_LAYOUT))
+		return NULL;
+	return bench_layout(cfg, "layout", err, sizeof(err));
+}
