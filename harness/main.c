@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ struct options {
 	const char *scenarios, *presets, *workloads, *threads, *placement, *out, *csv, *filter;
 	const char *topology, *home, *layout;
 	double time_s;
-	int repetitions, list, dry_run, check_host;
+	int repetitions, list, dry_run, check_host, force;
 	char *params[MAX_PARAMS];
 	int nparams;
 };
@@ -54,7 +55,7 @@ static struct run {
 	struct run_context ctx;
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
-	int done, total, errors, skipped, ok, write_failed;
+	int done, total, errors, skipped, ok, write_failed, stopped;
 	double t_first;
 } run;
 
@@ -91,7 +92,9 @@ static void usage(FILE *out)
 	    "      --layout NAME|FILE   run every selected scenario whose structs the layout\n"
 	    "                           describes with it (the presets keep their algorithm\n"
 	    "                           knobs); a built-in name or a layout file\n"
-	    "  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>)\n"
+	    "  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>);\n"
+	    "                           an existing one is never overwritten...\n"
+	    "      --force              ...unless this is given\n"
 	    "      --csv FILE           also write the CSV here (appends if the header matches)\n"
 	    "      --list               scenarios, presets, workloads, parameters\n"
 	    "  -h, --help               this text\n"
@@ -100,8 +103,9 @@ static void usage(FILE *out)
 	    "                           page_counter/preset:v6.0-rc1/workload:direct/"
 	    "placement:scatter/threads:2)\n"
 	    "\n"
-	    "Exit status: 0 all measured ok, 1 some measurement failed (rows say why),\n"
-	    "2 bad usage or environment (nothing measured), 4 everything was skipped\n"
+	    "Exit status: 0 all measured ok, 1 some measurement failed (rows say why) or a\n"
+	    "result could not be written, 2 bad usage or environment (nothing measured),\n"
+	    "3 interrupted (SIGINT/SIGTERM: finished rows are kept), 4 everything was skipped\n"
 	    "(nothing on this machine could run what was asked).\n"
 	    "\n"
 	    "Examples:\n"
@@ -242,6 +246,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	    {"dry-run", no_argument, NULL, 'n'},
 	    {"check-host", no_argument, NULL, 'K'},
 	    {"layout", required_argument, NULL, 'l'},
+	    {"force", no_argument, NULL, 'F'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -307,6 +312,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'l':
 			o->layout = optarg;
+			break;
+		case 'F':
+			o->force = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -659,9 +667,11 @@ static void open_outputs(const struct options *o)
 		run.cols[run.ncols++] = c;
 	}
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
+	if (o->force && unlink(path) && errno != ENOENT)
+		usage_error("--force", path, "%s", strerror(errno));
 	run.csv = csv_create(path, run.cols, run.ncols, 0, err, sizeof(err));
 	if (!run.csv)
-		usage_error("--out", run.run_dir, "%s (choose a new run directory)", err);
+		usage_error("--out", run.run_dir, "%s (choose a new run directory, or --force)", err);
 	if (o->csv) {
 		run.csv_extra = csv_create(o->csv, run.cols, run.ncols, 1, err, sizeof(err));
 		if (!run.csv_extra)
@@ -807,13 +817,19 @@ static void family_thread(void *arg, int tid)
 	char what[64], home[256];
 	int rep;
 
-	if (run.write_failed)
+	/* Flags read here are only written by thread 0 between measurements. */
+	if (run.write_failed || run.stopped)
 		return;
 	meas_thread(&f->m, tid);
 	if (tid)
 		return;
-	rep = ++f->reps_done;
 	meas_result(&f->m, &r);
+	if (r.aborted) { /* interrupted: abandon this measurement, write no partial row */
+		run.stopped = 1;
+		meas_reset(&f->m);
+		return;
+	}
+	rep = ++f->reps_done;
 	if (!r.failed && !r.ops) {
 		r.failed = 1;
 		r.reason = "no operation completed in the window";
@@ -823,6 +839,15 @@ static void family_thread(void *arg, int tid)
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : what);
 	meas_reset(&f->m);
+}
+
+/* on_signal - the first SIGINT/SIGTERM stops the run cleanly, a second one at once. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (meas_abort)
+		_exit(3);
+	meas_abort = 1;
 }
 
 /* load_topology - the --topology source; a foreign one only plans (or is checked). */
@@ -942,8 +967,20 @@ int main(int argc, char **argv)
 			  run.opt.time_s / 10, &f->home);
 		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
 	}
-	if (!run.write_failed)
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (!run.write_failed && !meas_abort)
 		gbshim_run(gbf, ngb, run.opt.repetitions, family_thread);
+	if (meas_abort) {
+		run.ctx.interrupted = 1;
+		utc_now(run.ctx.end, sizeof(run.ctx.end));
+		write_context();
+		csv_close(run.csv);
+		csv_close(run.csv_extra);
+		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n", run.done,
+			run.total, run.run_dir);
+		return 3;
+	}
 
 	report_print(run.report, stdout);
 	printf("\nrun directory: %s (%d ok, %d error, %d skipped)\n", run.run_dir, run.ok,

@@ -11,12 +11,15 @@
 #include "topology.h"
 #include "util.h"
 
+volatile sig_atomic_t meas_abort;
+
 /* The measurement the calling thread belongs to, for bench_window_over(). */
 static _Thread_local struct measurement *current;
 
 int bench_window_over(void)
 {
-	return current && atomic_load_explicit(&current->window_over, memory_order_relaxed);
+	return meas_abort ||
+	       (current && atomic_load_explicit(&current->window_over, memory_order_relaxed));
 }
 
 /* A batch of operations is grown until it lasts this long, to keep clock reads cheap. */
@@ -86,7 +89,7 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 	uint64_t ops = 0;
 	double t = now_s();
 
-	while (t < end) {
+	while (t < end && !meas_abort) {
 		double t2;
 		int cpu;
 
@@ -99,7 +102,7 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 			*batch <<= 1;
 		t = t2;
 	}
-	if (end == m->deadline)
+	if (end == m->deadline || meas_abort)
 		atomic_store_explicit(&m->window_over, 1, memory_order_relaxed);
 	return ops;
 }
@@ -141,7 +144,7 @@ void meas_thread(struct measurement *m, int tid)
 		     m->pus[tid]);
 	pthread_barrier_wait(&m->bar);
 
-	if (tid == 0 && !atomic_load(&m->failed))
+	if (tid == 0 && !atomic_load(&m->failed) && !meas_abort)
 		home_setup(m);
 	pthread_barrier_wait(&m->bar);
 
@@ -198,7 +201,8 @@ void meas_result(struct measurement *m, struct meas_result *r)
 	double t0 = 0, t1 = 0;
 
 	memset(r, 0, sizeof(*r));
-	r->failed = atomic_load(&m->failed);
+	r->aborted = meas_abort != 0;
+	r->failed = atomic_load(&m->failed) || r->aborted;
 	r->reason = m->reason;
 	if (r->failed)
 		return;

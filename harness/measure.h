@@ -9,11 +9,19 @@
 #define PCBENCH_MEASURE_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
 #include "bench.h"
 #include "topology.h"
+
+/*
+ * meas_abort - set (from a signal handler) to abandon the measurement in progress: its
+ * window ends at the next batch, every thread still passes every barrier, and
+ * meas_result() reports it as aborted.
+ */
+extern volatile sig_atomic_t meas_abort;
 
 /* Per-thread results, each on its own cache lines; written only by their thread. */
 struct thread_slot {
@@ -48,6 +56,7 @@ struct meas_result {
 	double duration_s;
 	uint64_t ops, ops_min, ops_max;
 	int failed;
+	int aborted; /* meas_abort interrupted it: write no row */
 	const char *reason;
 };
 
