@@ -18,6 +18,8 @@
 #include "gbshim.h"
 #include "harness.h"
 #include "plan.h"
+#include "pmu.h"
+#include "pmu_events.h"
 #include "report.h"
 #include "topology.h"
 #include "util.h"
@@ -35,9 +37,9 @@ static const char *const base_cols[] = {
 
 struct options {
 	const char *scenarios, *presets, *workloads, *threads, *placement, *out, *csv, *filter;
-	const char *topology, *home, *layout;
+	const char *topology, *home, *layout, *events, *pmu;
 	double time_s;
-	int repetitions, list, dry_run, check_host, force;
+	int repetitions, list, dry_run, check_host, force, events_kernel, list_events;
 	char *params[MAX_PARAMS];
 	int nparams;
 };
@@ -47,10 +49,15 @@ static struct run {
 	struct options opt;
 	struct family *fams;
 	int nfams;
-	const char *cols[NBASE + MAX_PARAMS];
+	const char *cols[NBASE + MAX_PARAMS + 4 * 64 + 1];
 	const char *param_cols[MAX_PARAMS]; /* parameter name of each param_ column */
 	int ncols, nparam_cols;
 	struct csv_writer *csv, *csv_extra;
+	struct pmu_set *pmu;
+	const char *ev_cols[64]; /* event column stems: every abstract event, then the others */
+	int ev_index[64];	 /* each stem's index in the pmu set, or -1 */
+	int nev_cols;
+	char unmapped_note[512]; /* abstract events --events auto has no mapping for */
 	struct report *report;
 	struct run_context ctx;
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
@@ -97,6 +104,15 @@ static void usage(FILE *out)
 	    "      --force              ...unless this is given\n"
 	    "      --csv FILE           also write the CSV here (appends if the header matches)\n"
 	    "      --list               scenarios, presets, workloads, parameters\n"
+	    "      --events SPEC        counters: auto (default: every abstract event this PMU\n"
+	    "                           has) | none | a list of cycles, instructions, llc_miss,\n"
+	    "                           hitm_local, hitm_remote, c2c_fill_local,\n"
+	    "                           c2c_fill_remote, rfo_hitm, task_clock, page_faults and\n"
+	    "                           fully qualified libpfm4 strings (pmu::EVENT:UMASK)\n"
+	    "      --events-kernel      count kernel mode too (needs perf_event_paranoid <= 1)\n"
+	    "      --list-events        the event table for this machine's PMU, or --pmu NAME\n"
+	    "                           (skx, clx, icx, spr, amd64_fam17h_zen2,\n"
+	    "                           amd64_fam19h_zen3, amd64_fam19h_zen4)\n"
 	    "  -h, --help               this text\n"
 	    "  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
 	    "                           selects families by name, e.g.\n"
@@ -247,6 +263,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 	    {"check-host", no_argument, NULL, 'K'},
 	    {"layout", required_argument, NULL, 'l'},
 	    {"force", no_argument, NULL, 'F'},
+	    {"events", required_argument, NULL, 'E'},
+	    {"events-kernel", no_argument, NULL, 'k'},
+	    {"list-events", no_argument, NULL, 'V'},
+	    {"pmu", required_argument, NULL, 'U'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -256,6 +276,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->time_s = 0.3;
 	o->repetitions = 3;
 	o->topology = "host";
+	o->events = "auto";
 	o->home = "first";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:p:w:t:P:r:D:o:h", longopts, NULL)) != -1) {
@@ -315,6 +336,18 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'F':
 			o->force = 1;
+			break;
+		case 'E':
+			o->events = optarg;
+			break;
+		case 'k':
+			o->events_kernel = 1;
+			break;
+		case 'V':
+			o->list_events = 1;
+			break;
+		case 'U':
+			o->pmu = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -666,6 +699,18 @@ static void open_outputs(const struct options *o)
 		sprintf(c, "param_%s", run.param_cols[i]);
 		run.cols[run.ncols++] = c;
 	}
+	for (int i = 0; i < run.nev_cols; i++) {
+		static const char *const suffix[] = {"_per_op", "_mux", "_min_thread_per_op",
+						     "_max_thread_per_op"};
+
+		for (int k = 0; k < 4; k++) {
+			char *c = xmalloc(strlen(run.ev_cols[i]) + 24);
+
+			sprintf(c, "%s%s", run.ev_cols[i], suffix[k]);
+			run.cols[run.ncols++] = c;
+		}
+	}
+	run.cols[run.ncols++] = "counters_note";
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
@@ -712,11 +757,82 @@ static void write_context(void)
 		fprintf(stderr, "pcbench: context.json: %s\n", err);
 }
 
+/*
+ * counter_cells - the four cells of every event column from @r (NULL: all empty) into
+ * @v[k...] using @cells for the text; the row's counters_note into @note. Returns the next k.
+ * An event that is absent on any thread stays empty, never zero.
+ */
+static int counter_cells(const char **v, int k, const struct meas_result *r, char (*cells)[32],
+			 char *note, size_t len)
+{
+	size_t used = (size_t)snprintf(note, len, "%s", run.pmu ? pmu_absent_note(run.pmu) : "");
+
+	if (run.unmapped_note[0] && used < len)
+		used += (size_t)snprintf(note + used, len - used, "%s%s", used ? "; " : "",
+					 run.unmapped_note);
+	for (int i = 0; i < run.nev_cols; i++) {
+		const struct meas_event *e =
+		    r && r->ev && run.ev_index[i] >= 0 ? &r->ev[run.ev_index[i]] : NULL;
+		char(*c)[32] = &cells[4 * i];
+
+		for (int j = 0; j < 4; j++)
+			c[j][0] = '\0';
+		if (e && e->present) {
+			fmt_double(c[0], 32, e->per_op);
+			fmt_double(c[1], 32, e->mux);
+			fmt_double(c[2], 32, e->min_per_op);
+			fmt_double(c[3], 32, e->max_per_op);
+		} else if (e && e->absent_threads && used < len &&
+			   !strstr(pmu_absent_note(run.pmu), run.ev_cols[i])) {
+			used += (size_t)snprintf(note + used, len - used,
+						 "%s%s: not counted on %d of the threads",
+						 used ? "; " : "", run.ev_cols[i], e->absent_threads);
+		}
+		for (int j = 0; j < 4; j++)
+			v[k++] = c[j];
+	}
+	return k;
+}
+
+/* event_columns - every abstract event, then the set's other events (libpfm strings). */
+static void event_columns(const struct options *o)
+{
+	const char *a;
+	size_t used = 0;
+
+	for (int i = 0; (a = pmu_table_abstract(i)) && run.nev_cols < 64; i++)
+		run.ev_cols[run.nev_cols++] = a;
+	for (int j = 0; j < pmu_nevents(run.pmu) && run.nev_cols < 64; j++) {
+		int dup = 0;
+
+		for (int i = 0; i < run.nev_cols; i++)
+			dup |= !strcmp(run.ev_cols[i], pmu_event_name(run.pmu, j));
+		if (!dup)
+			run.ev_cols[run.nev_cols++] = pmu_event_name(run.pmu, j);
+	}
+	for (int i = 0; i < run.nev_cols; i++) {
+		run.ev_index[i] = -1;
+		for (int j = 0; j < pmu_nevents(run.pmu); j++)
+			if (!strcmp(run.ev_cols[i], pmu_event_name(run.pmu, j)))
+				run.ev_index[i] = j;
+		if (run.ev_index[i] < 0 && !strcmp(o->events, "auto") &&
+		    used < sizeof(run.unmapped_note) - 80)
+			used += (size_t)snprintf(run.unmapped_note + used,
+						 sizeof(run.unmapped_note) - used, "%s%s",
+						 used ? "," : "", run.ev_cols[i]);
+	}
+	if (used)
+		snprintf(run.unmapped_note + used, sizeof(run.unmapped_note) - used,
+			 ": no mapping for this PMU");
+	else if (!strcmp(o->events, "none"))
+		snprintf(run.unmapped_note, sizeof(run.unmapped_note), "counters off (--events none)");
+}
+
 /* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
 static void write_row(const struct family *f, int rep, enum status st, const char *reason,
 		      const struct meas_result *r, const char *home)
 {
-	char num[9][40];
+	char num[9][40], (*cells)[32] = xcalloc((size_t)run.nev_cols * 4 + 1, 32), note[2048];
 	const char **v = xcalloc((size_t)run.ncols, sizeof(char *));
 	int k = 0;
 
@@ -760,6 +876,8 @@ static void write_row(const struct family *f, int rep, enum status st, const cha
 		for (int j = 0; f->sc->params[j].name; j++)
 			if (!strcmp(f->sc->params[j].name, run.param_cols[i]))
 				v[k] = cfg_value(f->cfg, j);
+	k = counter_cells(v, k, st == ST_OK ? r : NULL, cells, note, sizeof(note));
+	v[k++] = note;
 
 	for (int i = 0; i < 2; i++) {
 		struct csv_writer *w = i ? run.csv_extra : run.csv;
@@ -773,6 +891,7 @@ static void write_row(const struct family *f, int rep, enum status st, const cha
 		}
 	}
 	free(v);
+	free(cells);
 	report_add(run.report, f, st, st == ST_OK ? (double)r->ops / r->duration_s : 0);
 	run.done++;
 	run.ok += st == ST_OK;
@@ -919,8 +1038,21 @@ int main(int argc, char **argv)
 		list_scenarios();
 		return 0;
 	}
+	if (run.opt.pmu && !run.opt.list_events)
+		usage_error("--pmu", run.opt.pmu, "only with --list-events");
+	if (run.opt.list_events) {
+		if (pmu_list_events(stdout, run.opt.pmu, err, sizeof(err)))
+			usage_error("--list-events", run.opt.pmu ? run.opt.pmu : "", "%s", err);
+		return 0;
+	}
 	if (gbshim_init(&gb_argc, gb_argv))
 		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
+	run.pmu = pmu_resolve(run.opt.events, run.opt.events_kernel, err, sizeof(err));
+	if (!run.pmu) {
+		fprintf(stderr, "pcbench: %s\n", err);
+		return 2;
+	}
+	event_columns(&run.opt);
 
 	topo = load_topology(&run.opt);
 	build_families(&run.opt, topo);
@@ -945,6 +1077,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "pcbench: %s: %s\n", path, strerror(errno));
 	}
 	link_latest();
+	if (pmu_absent_note(run.pmu)[0])
+		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
+			pmu_absent_note(run.pmu));
 	run.report = report_new();
 	run.total = run.nfams * run.opt.repetitions;
 	run.t_first = now_s();
@@ -965,6 +1100,7 @@ int main(int argc, char **argv)
 		}
 		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
 			  run.opt.time_s / 10, &f->home);
+		meas_set_counters(&f->m, run.pmu);
 		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
 	}
 	signal(SIGINT, on_signal);

@@ -44,8 +44,20 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
 	m->slots = bench_alloc((size_t)threads * sizeof(*m->slots), BENCH_PAD);
 }
 
+void meas_set_counters(struct measurement *m, const struct pmu_set *pmu)
+{
+	m->pmu = pmu;
+	m->nev = pmu_nevents(pmu);
+	m->agg = xcalloc((size_t)m->nev + 1, sizeof(*m->agg));
+	for (int i = 0; i < m->threads; i++)
+		m->slots[i].ev = xcalloc((size_t)m->nev + 1, sizeof(struct pmu_value));
+}
+
 void meas_destroy(struct measurement *m)
 {
+	for (int i = 0; m->nev && i < m->threads; i++)
+		free(m->slots[i].ev);
+	free(m->agg);
 	pthread_barrier_destroy(&m->bar);
 	pthread_mutex_destroy(&m->lock);
 	bench_free(m->slots);
@@ -53,7 +65,12 @@ void meas_destroy(struct measurement *m)
 
 void meas_reset(struct measurement *m)
 {
-	memset(m->slots, 0, (size_t)m->threads * sizeof(*m->slots));
+	for (int i = 0; i < m->threads; i++) {
+		struct pmu_value *ev = m->slots[i].ev;
+
+		memset(&m->slots[i], 0, sizeof(m->slots[i]));
+		m->slots[i].ev = ev;
+	}
 	atomic_store(&m->failed, 0);
 	atomic_store(&m->window_over, 0);
 	m->reason[0] = '\0';
@@ -131,6 +148,7 @@ static void home_setup(struct measurement *m)
 void meas_thread(struct measurement *m, int tid)
 {
 	struct thread_slot *slot = &m->slots[tid];
+	struct pmu_thread *counters = NULL;
 	struct topo_binding *saved = topo_binding_save(m->topo);
 
 	current = m;
@@ -142,6 +160,8 @@ void meas_thread(struct measurement *m, int tid)
 	else if (sched_getcpu() != m->pus[tid])
 		fail(m, "thread %d: runs on CPU %d after binding to PU %d", tid, sched_getcpu(),
 		     m->pus[tid]);
+	else
+		counters = pmu_thread_open(m->pmu); /* pinned, before the barrier */
 	pthread_barrier_wait(&m->bar);
 
 	if (tid == 0 && !atomic_load(&m->failed) && !meas_abort)
@@ -167,10 +187,14 @@ void meas_thread(struct measurement *m, int tid)
 		run_until(m, slot, planned, m->warm_end, &batch);
 		slot->cpu_stray = -1;
 		slot->cpu_start = sched_getcpu();
+		pmu_thread_enable(counters);
 		slot->t0 = now_s();
 		slot->ops = run_until(m, slot, planned, m->deadline, &batch);
 		slot->t1 = now_s();
+		pmu_thread_disable(counters);
 		slot->cpu_end = sched_getcpu();
+		if (counters)
+			pmu_thread_read(counters, slot->ev);
 		if (slot->cpu_start != planned || slot->cpu_end != planned ||
 		    slot->cpu_stray >= 0) {
 			char stray[48] = "";
@@ -192,8 +216,38 @@ void meas_thread(struct measurement *m, int tid)
 
 	if (tid == 0 && m->shared)
 		m->sc->teardown(m->shared);
+	pmu_thread_close(counters);
 	topo_binding_restore(m->topo, saved);
 	current = NULL;
+}
+
+/* aggregate_counters - per event: summed per op if every thread counted it. */
+static void aggregate_counters(struct measurement *m, struct meas_result *r)
+{
+	for (int e = 0; e < m->nev; e++) {
+		struct meas_event *a = &m->agg[e];
+		double sum = 0;
+		int seen = 0;
+
+		memset(a, 0, sizeof(*a));
+		a->mux = 1;
+		for (int i = 0; i < m->threads; i++) {
+			const struct pmu_value *v = &m->slots[i].ev[e];
+			double per = m->slots[i].ops ? v->value / (double)m->slots[i].ops : 0;
+
+			if (!v->present) {
+				a->absent_threads++;
+				continue;
+			}
+			sum += v->value;
+			a->min_per_op = !seen++ || per < a->min_per_op ? per : a->min_per_op;
+			a->max_per_op = per > a->max_per_op ? per : a->max_per_op;
+			a->mux = v->mux < a->mux ? v->mux : a->mux;
+		}
+		a->present = !a->absent_threads && r->ops;
+		a->per_op = r->ops ? sum / (double)r->ops : 0;
+	}
+	r->ev = m->agg;
 }
 
 void meas_result(struct measurement *m, struct meas_result *r)
@@ -220,6 +274,7 @@ void meas_result(struct measurement *m, struct meas_result *r)
 		r->ops += s->ops;
 	}
 	r->duration_s = t1 - t0;
+	aggregate_counters(m, r);
 }
 
 struct meas_arg {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "bench.h"
+#include "pmu.h"
 #include "topology.h"
 
 /*
@@ -30,6 +31,16 @@ struct thread_slot {
 	int cpu_start, cpu_end;
 	int cpu_stray; /* a CPU other than the planned one, seen during the window, or -1 */
 	void *tstate;
+	struct pmu_value *ev; /* this thread's counter readings, pmu_nevents of them */
+};
+
+/* One counter over all threads of a measurement. */
+struct meas_event {
+	int present;	/* counted on every thread; else the cells stay empty */
+	int absent_threads;
+	double per_op;	/* sum over threads / total ops */
+	double min_per_op, max_per_op; /* over threads, each by its own ops */
+	double mux;	/* the smallest running/enabled of any thread */
 };
 
 struct measurement {
@@ -50,6 +61,9 @@ struct measurement {
 	char reason[256];
 	pthread_mutex_t lock;
 	struct thread_slot *slots;
+	const struct pmu_set *pmu; /* counters to read, or NULL */
+	int nev;
+	struct meas_event *agg; /* nev aggregated counters, filled by meas_result */
 };
 
 struct meas_result {
@@ -58,6 +72,7 @@ struct meas_result {
 	int failed;
 	int aborted; /* meas_abort interrupted it: write no row */
 	const char *reason;
+	const struct meas_event *ev; /* pmu_nevents(m->pmu) counters */
 };
 
 /*
@@ -68,6 +83,8 @@ struct meas_result {
 void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
 	       const struct topo *topo, int threads, const int *pus, double window_s,
 	       double warmup_s, const struct topo_home *home);
+/* meas_set_counters - count @pmu's events per thread around the window (before running). */
+void meas_set_counters(struct measurement *m, const struct pmu_set *pmu);
 void meas_destroy(struct measurement *m);
 
 /*

@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_pmu.c - the counters module: every table string encodes for its PMU (through
+ * LIBPFM_ENCODE_INACTIVE), --list-events for named PMUs, --events parsing and errors,
+ * software events counted for real on this thread and on two threads, absent hardware
+ * events reported with a note, and the multiplex scaling arithmetic.
+ * Exits 77 (ctest SKIP) only when perf_event_open cannot count software events here.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+
+#include "pmu.h"
+
+#include "pmu_events.h"
+
+static int failures;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "FAIL: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	failures++;
+}
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			fail(__VA_ARGS__);                                                         \
+	} while (0)
+
+static const char *const table_pmus[] = {
+    "skx", "clx", "icx", "spr", "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
+};
+#define NPMUS (int)(sizeof(table_pmus) / sizeof(table_pmus[0]))
+
+static int is_abstract(const char *name)
+{
+	const char *a;
+
+	for (int i = 0; (a = pmu_table_abstract(i)); i++)
+		if (!strcmp(a, name))
+			return 1;
+	return 0;
+}
+
+/* Every row encodes, for its own PMU, to its raw fallback; each PMU covers every event. */
+static void test_table(void)
+{
+	const char *pmu, *event, *str, *note, *a;
+	uint64_t raw, raw1;
+	int rows = 0;
+
+	for (int i = 0; pmu_table_row(i, &pmu, &event, &str, &raw, &raw1, &note); i++) {
+		struct perf_event_attr attr;
+		pfm_perf_encode_arg_t arg;
+		pfm_event_info_t ei;
+		pfm_pmu_info_t pi;
+		int rc, pseudo = !strcmp(pmu, "software") || !strncmp(pmu, "generic", 7);
+
+		rows++;
+		CHECK(is_abstract(event), "row %d: %s is not an abstract event", i, event);
+		CHECK(note != NULL, "row %d: note is NULL", i);
+		if (!strncmp(pmu, "amd64", 5) && !strncmp(event, "hitm", 4))
+			CHECK(!str, "%s: %s must not be mapped (AMD fills are not HITM)", pmu,
+			      event);
+		if (!str) {
+			CHECK(note && note[0], "%s %s: unmapped row without a reason", pmu, event);
+			CHECK(!raw, "%s %s: raw fallback on an unmapped row", pmu, event);
+			continue;
+		}
+		if (!pseudo)
+			CHECK(!strncmp(str, pmu, strlen(pmu)) &&
+				  !strncmp(str + strlen(pmu), "::", 2),
+			      "%s %s: %s is not qualified with its PMU", pmu, event, str);
+		memset(&attr, 0, sizeof(attr));
+		memset(&arg, 0, sizeof(arg));
+		arg.attr = &attr;
+		arg.size = sizeof(arg);
+		rc = pfm_get_os_event_encoding(str, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+		CHECK(rc == PFM_SUCCESS, "%s %s: %s does not encode: %s", pmu, event, str,
+		      pfm_strerror(rc));
+		if (rc != PFM_SUCCESS)
+			continue;
+		CHECK(attr.exclude_kernel, "%s: user mode expected", str);
+		memset(&ei, 0, sizeof(ei));
+		ei.size = sizeof(ei);
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		rc = pfm_get_event_info(arg.idx, PFM_OS_NONE, &ei);
+		if (rc == PFM_SUCCESS)
+			rc = pfm_get_pmu_info(ei.pmu, &pi);
+		CHECK(rc == PFM_SUCCESS, "%s: no event/pmu info", str);
+		if (rc == PFM_SUCCESS && !pseudo)
+			CHECK(!strcmp(pi.name, pmu), "%s encodes for PMU %s, not %s", str, pi.name,
+			      pmu);
+		if (raw)
+			CHECK(attr.type == PERF_TYPE_RAW && attr.config == raw &&
+				  attr.config1 == raw1,
+			      "%s: encodes type %u config %#llx config1 %#llx, table says raw "
+			      "%#llx,%#llx",
+			      str, attr.type, (unsigned long long)attr.config,
+			      (unsigned long long)attr.config1, (unsigned long long)raw,
+			      (unsigned long long)raw1);
+		if (!strcmp(event, "task_clock") || !strcmp(event, "page_faults"))
+			CHECK(attr.type == PERF_TYPE_SOFTWARE, "%s: not a software event", str);
+	}
+	CHECK(rows == pmu_table_size(), "row count %d != %d", rows, pmu_table_size());
+	/* Each PMU has a row (mapped or with a reason) for every hardware abstract event. */
+	for (int p = 0; p < NPMUS; p++) {
+		for (int k = 0; (a = pmu_table_abstract(k)); k++) {
+			int found = 0;
+
+			if (!strcmp(a, "task_clock") || !strcmp(a, "page_faults"))
+				continue;
+			for (int i = 0; pmu_table_row(i, &pmu, &event, NULL, NULL, NULL, NULL); i++)
+				found += !strcmp(pmu, table_pmus[p]) && !strcmp(event, a);
+			CHECK(found == 1, "%s: %d rows for %s", table_pmus[p], found, a);
+		}
+	}
+}
+
+static char *list(const char *pmu, int *rc, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f) {
+		perror("open_memstream");
+		exit(1);
+	}
+	err[0] = 0;
+	*rc = pmu_list_events(f, pmu, err, errlen);
+	fclose(f);
+	return buf;
+}
+
+/* line_of - the output line whose first word is @event, or "" */
+static const char *line_of(const char *out, const char *event, char *line, size_t len)
+{
+	size_t n = strlen(event);
+
+	for (const char *p = out; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (l > n && !strncmp(p, event, n) && p[n] == ' ') {
+			snprintf(line, len, "%.*s", (int)l, p);
+			return line;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	line[0] = 0;
+	return line;
+}
+
+static void test_list(void)
+{
+	char err[512], line[1024];
+	char *out;
+	int rc;
+
+	out = list("spr", &rc, err, sizeof(err));
+	CHECK(rc == 0, "list spr: rc %d: %s", rc, err);
+	line_of(out, "hitm_local", line, sizeof(line));
+	CHECK(strstr(line, "MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD") != NULL,
+	      "list spr: hitm_local line lacks XSNP_FWD: '%s'", line);
+	CHECK(strstr(line, " yes ") != NULL, "list spr: hitm_local does not encode: '%s'", line);
+	line_of(out, "task_clock", line, sizeof(line));
+	CHECK(strstr(line, "perf::TASK-CLOCK") != NULL, "list spr: task_clock line '%s'", line);
+	free(out);
+
+	out = list("icx", &rc, err, sizeof(err));
+	CHECK(rc == 0, "list icx: rc %d: %s", rc, err);
+	line_of(out, "hitm_local", line, sizeof(line));
+	CHECK(strstr(line, "MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM") != NULL,
+	      "list icx: hitm_local line lacks XSNP_HITM: '%s'", line);
+	free(out);
+
+	out = list("amd64_fam19h_zen4", &rc, err, sizeof(err));
+	CHECK(rc == 0, "list zen4: rc %d: %s", rc, err);
+	line_of(out, "hitm_local", line, sizeof(line));
+	CHECK(line[0] && !strstr(line, "::"), "list zen4: hitm_local must be unmapped: '%s'", line);
+	line_of(out, "c2c_fill_remote", line, sizeof(line));
+	CHECK(strstr(line, "FAR_CACHE_NEAR_FAR") != NULL, "list zen4: c2c_fill_remote '%s'", line);
+	free(out);
+
+	out = list(NULL, &rc, err, sizeof(err));
+	CHECK(rc == 0, "list (this machine): rc %d: %s", rc, err);
+	line_of(out, "task_clock", line, sizeof(line));
+	CHECK(line[0], "list (this machine): no task_clock line");
+	free(out);
+
+	out = list("nosuchpmu", &rc, err, sizeof(err));
+	CHECK(rc != 0 && strstr(err, "nosuchpmu"), "list nosuchpmu: rc %d err '%s'", rc, err);
+	free(out);
+	out = list("generic", &rc, err, sizeof(err));
+	CHECK(rc != 0, "list generic (a pseudo PMU) should be an error");
+	free(out);
+}
+
+static void test_parse(void)
+{
+	char err[512];
+	struct pmu_set *s;
+	const char *note;
+
+	err[0] = 0;
+	s = pmu_resolve("nosuchevent", 0, err, sizeof(err));
+	CHECK(!s && strstr(err, "nosuchevent"), "nosuchevent: set %p err '%s'", (void *)s, err);
+	pmu_set_free(s);
+	err[0] = 0;
+	s = pmu_resolve("perf::NOSUCH", 0, err, sizeof(err));
+	CHECK(!s && strstr(err, "perf::NOSUCH"), "perf::NOSUCH: set %p err '%s'", (void *)s, err);
+	pmu_set_free(s);
+	s = pmu_resolve("task_clock,bogus", 0, err, sizeof(err));
+	CHECK(!s && strstr(err, "bogus"), "task_clock,bogus: err '%s'", err);
+	pmu_set_free(s);
+	s = pmu_resolve("spr::MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", 0, err, sizeof(err));
+	CHECK(!s && strstr(err, "PFM_ERR_ATTR"), "spr XSNP_HITM: err '%s'", err);
+	pmu_set_free(s);
+	s = pmu_resolve("auto,none", 0, err, sizeof(err));
+	CHECK(!s, "auto,none should be an error");
+	pmu_set_free(s);
+	s = pmu_resolve("task_clock,,page_faults", 0, err, sizeof(err));
+	CHECK(!s, "an empty name should be an error");
+	pmu_set_free(s);
+	s = pmu_resolve("perf::TASK-CLOCK:k", 0, err, sizeof(err));
+	CHECK(!s && strstr(err, "--events-kernel"), "kernel modifier without kernel: '%s'", err);
+	pmu_set_free(s);
+
+	s = pmu_resolve("none", 0, err, sizeof(err));
+	CHECK(s && pmu_nevents(s) == 0 && !strcmp(pmu_absent_note(s), ""), "none");
+	CHECK(pmu_thread_open(s) == NULL, "none: a thread state");
+	pmu_set_free(s);
+	/* NULL is accepted everywhere. */
+	CHECK(pmu_nevents(NULL) == 0 && pmu_event_name(NULL, 0) == NULL, "NULL set");
+	pmu_thread_enable(NULL);
+	pmu_thread_disable(NULL);
+	pmu_thread_read(NULL, NULL);
+	pmu_thread_close(NULL);
+
+	/* Names: abstract, qualified (stem), duplicates merged. */
+	s = pmu_resolve(" task_clock , perf::PAGE-FAULTS,task_clock", 0, err, sizeof(err));
+	CHECK(s != NULL, "qualified list: %s", err);
+	if (s) {
+		CHECK(pmu_nevents(s) == 2, "qualified list: %d events", pmu_nevents(s));
+		CHECK(!strcmp(pmu_event_name(s, 0), "task_clock"), "stem 0 '%s'",
+		      pmu_event_name(s, 0));
+		CHECK(pmu_event_name(s, 1) && !strcmp(pmu_event_name(s, 1), "perf__page_faults"),
+		      "stem 1 '%s'", pmu_event_name(s, 1));
+		CHECK(pmu_event_name(s, 2) == NULL, "name past the end");
+	}
+	pmu_set_free(s);
+
+	/* A known PMU that is not here: absent, not an error. */
+	s = pmu_resolve("spr::MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD", 0, err, sizeof(err));
+	CHECK(s != NULL, "spr string: %s", err);
+	if (s) {
+		note = pmu_absent_note(s);
+		CHECK(!strcmp(pmu_event_name(s, 0), "spr__mem_load_l3_hit_retired_xsnp_fwd"),
+		      "spr stem '%s'", pmu_event_name(s, 0));
+		CHECK(strstr(note, "spr__mem_load_l3_hit_retired_xsnp_fwd") &&
+			  strstr(note, "not present"),
+		      "spr note '%s'", note);
+	}
+	pmu_set_free(s);
+
+	/* --events-kernel: refused with the reason where paranoid forbids it. */
+	s = pmu_resolve("task_clock", 1, err, sizeof(err));
+	if (geteuid() != 0 && s == NULL)
+		CHECK(strstr(err, "perf_event_paranoid") != NULL, "kernel refusal: '%s'", err);
+	else
+		CHECK(s != NULL, "kernel counting as root: %s", err);
+	pmu_set_free(s);
+}
+
+static void test_scale(void)
+{
+	double mux = -1, v;
+
+	v = pmu_scale(1000, 500, 500, &mux);
+	CHECK(v == 1000 && mux == 1.0, "equal: %g mux %g", v, mux);
+	v = pmu_scale(1000, 1000, 500, &mux);
+	CHECK(v == 2000 && mux == 0.5, "half: %g mux %g", v, mux);
+	v = pmu_scale(300, 1000, 250, &mux);
+	CHECK(v == 1200 && mux == 0.25, "quarter: %g mux %g", v, mux);
+	v = pmu_scale(0, 1000, 1000, &mux);
+	CHECK(v == 0 && mux == 1.0, "zero count: %g mux %g", v, mux);
+	v = pmu_scale(1000, 1000, 0, &mux);
+	CHECK(v < 0, "never running: %g", v);
+	v = pmu_scale(0, 0, 0, &mux);
+	CHECK(v < 0, "never enabled: %g", v);
+	v = pmu_scale(1000, 500, 600, &mux);
+	CHECK(v == 1000 && mux == 1.0, "running > enabled: %g mux %g", v, mux);
+	v = pmu_scale(UINT64_C(1) << 62, 3, 1, NULL);
+	CHECK(v > 1.3e19 && v < 1.4e19, "large: %g", v);
+}
+
+static double thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* spin - burn @ns of this thread's CPU time; returns the CPU time spent. */
+static double spin(double ns)
+{
+	double t0 = thread_cpu_ns(), t;
+
+	do
+		t = thread_cpu_ns();
+	while (t - t0 < ns);
+	return t - t0;
+}
+
+struct worker {
+	const struct pmu_set *s;
+	double spent;
+	struct pmu_value v[4];
+};
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	struct pmu_thread *t = pmu_thread_open(w->s);
+
+	pmu_thread_enable(t);
+	w->spent = spin(50e6);
+	pmu_thread_disable(t);
+	pmu_thread_read(t, w->v);
+	pmu_thread_close(t);
+	return NULL;
+}
+
+/* Software events counted for real. Returns 0, or 77 when perf_event_open is unavailable. */
+static int test_software(void)
+{
+	struct pmu_value v[4];
+	struct pmu_thread *t;
+	struct pmu_set *s;
+	const char *note;
+	char err[512];
+	double spent;
+	size_t len = 4 << 20;
+	char *mem;
+
+	s = pmu_resolve("task_clock,page_faults", 0, err, sizeof(err));
+	CHECK(s != NULL, "task_clock: %s", err);
+	if (!s)
+		return 0;
+	note = pmu_absent_note(s);
+	if (note[0] &&
+	    (strstr(note, "EACCES") || strstr(note, "EPERM") || strstr(note, "ENOSYS"))) {
+		printf("SKIP: software events: %s\n", note);
+		pmu_set_free(s);
+		return 77;
+	}
+	CHECK(!note[0], "software events absent: '%s'", note);
+
+	t = pmu_thread_open(s);
+	CHECK(t != NULL, "no thread state");
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	madvise(mem, len, MADV_NOHUGEPAGE);
+	/* Counting is off before enable: these faults and this spin must not count. */
+	spin(20e6);
+	pmu_thread_enable(t);
+	spent = spin(100e6);
+	for (size_t i = 0; i < len; i += 4096)
+		mem[i] = 1;
+	pmu_thread_disable(t);
+	spin(20e6);
+	pmu_thread_read(t, v);
+	CHECK(v[0].present, "task_clock absent");
+	CHECK(v[0].mux == 1.0, "task_clock mux %g", v[0].mux);
+	CHECK(v[0].value > 0.5 * spent && v[0].value < 1.5 * spent,
+	      "task_clock %.0f ns for %.0f ns spun", v[0].value, spent);
+	CHECK(v[1].present && v[1].mux == 1.0, "page_faults present %d mux %g", v[1].present,
+	      v[1].mux);
+	CHECK(v[1].value >= 1 && v[1].value <= 2.0 * (double)(len / 4096) + 64,
+	      "page_faults %.0f for %zu pages", v[1].value, len / 4096);
+	printf("task_clock %.0f ns (spun %.0f ns), page_faults %.0f (%zu pages)\n", v[0].value,
+	       spent, v[1].value, len / 4096);
+
+	/* Later windows on the same thread state start from zero and count every member. */
+	munmap(mem, len);
+	for (int w = 0; w < 4; w++) {
+		size_t wlen = w % 2 ? 0 : 1 << 20;
+
+		mem = wlen ? mmap(NULL, wlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				  -1, 0)
+			   : NULL;
+		if (mem == MAP_FAILED) {
+			perror("mmap");
+			exit(1);
+		}
+		if (mem)
+			madvise(mem, wlen, MADV_NOHUGEPAGE);
+		pmu_thread_enable(t);
+		spent = spin(20e6);
+		for (size_t i = 0; i < wlen; i += 4096)
+			mem[i] = 1;
+		pmu_thread_disable(t);
+		pmu_thread_read(t, v);
+		CHECK(v[0].present && v[0].value > 0.5 * spent && v[0].value < 1.5 * spent,
+		      "window %d: task_clock %.0f ns for %.0f ns", w + 2, v[0].value, spent);
+		if (wlen)
+			CHECK(v[1].present && v[1].value >= 1 &&
+				  v[1].value <= 2.0 * (double)(wlen / 4096) + 64,
+			      "window %d: page_faults %.0f for %zu pages", w + 2, v[1].value,
+			      wlen / 4096);
+		else
+			CHECK(v[1].present && v[1].value < 64,
+			      "window %d: page_faults %.0f without touching", w + 2, v[1].value);
+		if (mem)
+			munmap(mem, wlen);
+	}
+	pmu_thread_close(t);
+
+	/* Several groups per thread (forced): each group is enabled, read and scaled alone. */
+	for (int max = 1; max <= 2; max++) {
+		struct pmu_set *m;
+		char val[16];
+
+		snprintf(val, sizeof(val), "%d", max);
+		setenv("PCBENCH_PMU_GROUP_MAX", val, 1);
+		m = pmu_resolve("task_clock,page_faults,perf::CPU-CLOCK", 0, err, sizeof(err));
+		unsetenv("PCBENCH_PMU_GROUP_MAX");
+		CHECK(m && pmu_nevents(m) == 3 && !pmu_absent_note(m)[0], "group max %d: %s", max,
+		      m ? pmu_absent_note(m) : err);
+		if (!m)
+			continue;
+		t = pmu_thread_open(m);
+		for (int w = 0; w < 2; w++) {
+			size_t wlen = 1 << 20;
+
+			mem = mmap(NULL, wlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				   -1, 0);
+			if (mem == MAP_FAILED) {
+				perror("mmap");
+				exit(1);
+			}
+			madvise(mem, wlen, MADV_NOHUGEPAGE);
+			pmu_thread_enable(t);
+			spent = spin(20e6);
+			for (size_t i = 0; i < wlen; i += 4096)
+				mem[i] = 1;
+			pmu_thread_disable(t);
+			pmu_thread_read(t, v);
+			munmap(mem, wlen);
+			for (int i = 0; i < 3; i++)
+				CHECK(v[i].present && v[i].mux == 1.0,
+				      "group max %d window %d: event %d present %d mux %g", max, w,
+				      i, v[i].present, v[i].mux);
+			CHECK(v[0].value > 0.5 * spent && v[0].value < 1.5 * spent &&
+				  v[2].value > 0.5 * spent && v[2].value < 1.5 * spent,
+			      "group max %d window %d: task_clock %.0f cpu_clock %.0f for %.0f ns",
+			      max, w, v[0].value, v[2].value, spent);
+			CHECK(v[1].value >= 1 && v[1].value <= 2.0 * (double)(wlen / 4096) + 64,
+			      "group max %d window %d: page_faults %.0f", max, w, v[1].value);
+		}
+		pmu_thread_close(t);
+		pmu_set_free(m);
+	}
+
+	/* Two threads, each with its own groups. */
+	{
+		struct worker w[2] = {{.s = s}, {.s = s}};
+		pthread_t th[2];
+
+		for (int i = 0; i < 2; i++)
+			if (pthread_create(&th[i], NULL, worker, &w[i])) {
+				perror("pthread_create");
+				exit(1);
+			}
+		for (int i = 0; i < 2; i++) {
+			pthread_join(th[i], NULL);
+			CHECK(w[i].v[0].present && w[i].v[0].value > 0.5 * w[i].spent &&
+				  w[i].v[0].value < 1.5 * w[i].spent,
+			      "thread %d: task_clock %.0f ns for %.0f ns", i, w[i].v[0].value,
+			      w[i].spent);
+		}
+	}
+	pmu_set_free(s);
+	return 0;
+}
+
+/* consistent - every event of @s is either counted or named in the note; returns #absent. */
+static int consistent(struct pmu_set *s, const char *label)
+{
+	struct pmu_value v[32];
+	struct pmu_thread *t;
+	const char *note = pmu_absent_note(s);
+	int n = pmu_nevents(s), absent = 0;
+
+	CHECK(n <= 32, "%s: %d events", label, n);
+	if (n > 32)
+		return 0;
+	t = pmu_thread_open(s);
+	pmu_thread_enable(t);
+	spin(5e6);
+	pmu_thread_disable(t);
+	pmu_thread_read(t, v);
+	pmu_thread_close(t);
+	for (int i = 0; i < n; i++) {
+		const char *name = pmu_event_name(s, i);
+		size_t l = strlen(name);
+		int named = 0;
+
+		/* Whole-word match in the note's name lists ("a,b: why; c: why"). */
+		for (const char *p = note; (p = strstr(p, name)); p++)
+			if ((p == note || p[-1] == ',' || p[-1] == ' ') &&
+			    (p[l] == ',' || p[l] == ':'))
+				named = 1;
+		CHECK(v[i].present != named, "%s: %s present %d, named in the note %d", label, name,
+		      v[i].present, named);
+		absent += !v[i].present;
+	}
+	return absent;
+}
+
+static void test_auto(void)
+{
+	int no_pmu = access("/sys/bus/event_source/devices/cpu", F_OK) != 0;
+	struct pmu_set *s;
+	const char *note;
+	char err[512];
+	int absent;
+
+	s = pmu_resolve("auto", 0, err, sizeof(err));
+	CHECK(s != NULL, "auto: %s", err);
+	if (!s)
+		return;
+	note = pmu_absent_note(s);
+	printf("auto: %d events; note: %s\n", pmu_nevents(s), note[0] ? note : "(none)");
+	CHECK(pmu_nevents(s) >= 2, "auto: %d events", pmu_nevents(s));
+	absent = consistent(s, "auto");
+	if (no_pmu) /* this VM: hardware events absent, with the errno */
+		CHECK(absent >= 1 && strstr(note, "ENOENT"), "auto without a PMU: %d absent, '%s'",
+		      absent, note);
+	pmu_set_free(s);
+
+	/* An abstract event this host may not map: counted, or absent with a reason. */
+	s = pmu_resolve("hitm_local,task_clock", 0, err, sizeof(err));
+	CHECK(s != NULL, "hitm_local: %s", err);
+	if (s) {
+		consistent(s, "hitm_local");
+		if (no_pmu)
+			CHECK(strstr(pmu_absent_note(s), "hitm_local") != NULL,
+			      "hitm_local without a PMU: '%s'", pmu_absent_note(s));
+	}
+	pmu_set_free(s);
+}
+
+int main(void)
+{
+	int rc, skip;
+
+	/* Before the first libpfm4 call, so that every PMU of the table encodes here. */
+	setenv("LIBPFM_ENCODE_INACTIVE", "1", 1);
+	rc = pfm_initialize();
+	if (rc != PFM_SUCCESS) {
+		fprintf(stderr, "FAIL: pfm_initialize: %s\n", pfm_strerror(rc));
+		return 1;
+	}
+	test_table();
+	test_list();
+	test_parse();
+	test_scale();
+	skip = test_software();
+	if (!skip)
+		test_auto();
+	if (failures) {
+		fprintf(stderr, "%d failure(s)\n", failures);
+		return 1;
+	}
+	if (skip)
+		return 77;
+	printf("ok\n");
+	return 0;
+}
