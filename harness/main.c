@@ -64,6 +64,10 @@ static struct run {
 	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed, stopped;
 	double t_first;
+	/* Long-lived allocations, kept reachable until exit. */
+	char **gb_argv, **orig_argv, **homes;
+	struct topo *topo;
+	struct gb_family *gbf;
 } run;
 
 static void usage(FILE *out)
@@ -509,7 +513,7 @@ static void build_families(const struct options *o, const struct topo *topo)
 	char **scn = o->scenarios ? split_list(o->scenarios) : NULL;
 	char **pre = o->presets ? split_list(o->presets) : NULL;
 	char **wls = o->workloads ? split_list(o->workloads) : NULL;
-	char **homes = home_specs(o->home, topo);
+	char **homes = run.homes = home_specs(o->home, topo);
 	int counts[MAX_THREAD_COUNTS], ncounts;
 	char err[512];
 	regex_t re;
@@ -975,7 +979,7 @@ static struct topo *load_topology(const struct options *o)
 	struct topo *t, *host;
 	char err[PATH_MAX + 128], fp[17];
 
-	t = topo_load(o->topology, err, sizeof(err));
+	t = run.topo = topo_load(o->topology, err, sizeof(err));
 	if (!t)
 		usage_error("--topology", o->topology, "%s", err);
 	topo_fingerprint(t, run.topology_fp);
@@ -1017,8 +1021,8 @@ static void link_latest(void)
 
 int main(int argc, char **argv)
 {
-	char **gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
-	char **orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **gb_argv = run.gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
+	char **orig_argv = run.orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
 	int gb_argc, orig_argc = argc;
 	struct gb_family *gbf;
 	struct topo *topo;
@@ -1054,7 +1058,7 @@ int main(int argc, char **argv)
 	}
 	event_columns(&run.opt);
 
-	topo = load_topology(&run.opt);
+	topo = run.topo = load_topology(&run.opt);
 	build_families(&run.opt, topo);
 	if (run.opt.dry_run) {
 		print_plan(&run.opt, topo);
@@ -1084,7 +1088,7 @@ int main(int argc, char **argv)
 	run.total = run.nfams * run.opt.repetitions;
 	run.t_first = now_s();
 
-	gbf = xcalloc((size_t)run.nfams, sizeof(*gbf));
+	gbf = run.gbf = xcalloc((size_t)run.nfams, sizeof(*gbf));
 	for (int i = 0; i < run.nfams; i++) {
 		struct family *f = &run.fams[i];
 		char home[32] = "";
