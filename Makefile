@@ -16,8 +16,15 @@ configure: deps
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# After the run: the compare report of results/latest and, with gnuplot, its plots (also
+# when some measurement failed: the report flags it); make's status is the run's.
 run: build
-	./$(BUILD)/pcbench $(ARGS)
+	@status=0; ./$(BUILD)/pcbench $(ARGS) || status=$$?; \
+	if [ $$status -le 1 ] && [ -e results/latest ]; then \
+		./$(BUILD)/pcbench compare results/latest; \
+		if command -v gnuplot >/dev/null 2>&1; then ./$(BUILD)/pcbench plot results/latest; \
+		else echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; fi; \
+	fi; exit $$status
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* stats.h - summary statistics over repetitions. */
+/*
+ * stats.h - summary statistics over repetitions, the Mann-Whitney U test and a bootstrap
+ * confidence interval of a ratio of medians (for `pcbench compare`).
+ */
 #ifndef PCBENCH_STATS_H
 #define PCBENCH_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* stats_median - median of @x[0..@n) (sorts a copy); NaN when @n is 0. */
 double stats_median(const double *x, size_t n);
@@ -11,5 +15,73 @@ double stats_median(const double *x, size_t n);
 double stats_mean(const double *x, size_t n);
 /* stats_stddev - sample standard deviation (n - 1); 0 when @n < 2. */
 double stats_stddev(const double *x, size_t n);
+/* stats_cv - coefficient of variation, stddev / mean; NaN when @n is 0 or the mean is 0. */
+double stats_cv(const double *x, size_t n);
+
+/*
+ * The Mann-Whitney U test (Wilcoxon rank-sum test) of two independent samples.
+ *
+ * U of @x is the number of pairs (x_i, y_j) with x_i > y_j, plus half the number of ties;
+ * U of @y is nx * ny - U. Ties get midranks.
+ *
+ * Exact: the permutation distribution of the rank sum of @x over all C(nx + ny, nx)
+ * assignments of the pooled midranks to @x, counted by a subset-sum recurrence over doubled
+ * ranks (integers, so comparisons are exact). Without ties this is the classical
+ * distribution of U; with ties it is the exact conditional distribution given the ties.
+ * The two-sided p is P(|U - nx*ny/2| >= |u - nx*ny/2|), the "at least as far from the mean
+ * in either direction" rule; without ties the distribution is symmetric and this is twice
+ * the smaller one-sided p.
+ *
+ * Normal approximation: mean nx*ny/2, variance nx*ny/12 * ((N + 1) - sum(t^3 - t) / (N (N - 1)))
+ * over tie groups of size t (N = nx + ny), with a continuity correction of 1/2 towards the
+ * mean.
+ *
+ * STATS_MWU_AUTO uses the exact distribution when nx and ny are both <= STATS_MWU_EXACT_MAX,
+ * and the normal approximation otherwise.
+ */
+#define STATS_MWU_EXACT_MAX 10
+/* The largest pooled sample the exact distribution is computed for (memory ~ 8 N^3 bytes). */
+#define STATS_MWU_EXACT_MAX_N 100
+
+enum stats_mwu_method { STATS_MWU_AUTO, STATS_MWU_EXACT, STATS_MWU_NORMAL };
+
+struct stats_mwu {
+	double u;	  /* U of x */
+	double mean;	  /* of U under the null hypothesis: nx * ny / 2 */
+	double sd;	  /* of U under the null hypothesis, tie-corrected */
+	double z;	  /* (u - mean) / sd with the continuity correction; 0 when sd is 0 */
+	double p;	  /* two-sided p-value */
+	double p_less;	  /* one-sided P(U <= u): x tends to be smaller than y */
+	double p_greater; /* one-sided P(U >= u): x tends to be larger than y */
+	int exact;	  /* 1: exact distribution, 0: normal approximation */
+	int ties;	  /* 1: the pooled sample has ties */
+};
+
+/*
+ * stats_mwu - test @x[0..@nx) against @y[0..@ny) (NaNs are not allowed). Returns 0, or -1
+ * when a sample is empty or the exact distribution is requested above
+ * STATS_MWU_EXACT_MAX_N pooled values.
+ */
+int stats_mwu(const double *x, size_t nx, const double *y, size_t ny, enum stats_mwu_method m,
+	      struct stats_mwu *r);
+
+/*
+ * stats_mwu_min_p - the smallest two-sided p STATS_MWU_AUTO can give for samples of @nx and
+ * @ny values (complete separation, no ties): 2 / C(nx + ny, nx) when exact. With 3 and 3
+ * it is 0.1, so nothing can be significant at 0.05. 1 when a sample is empty.
+ */
+double stats_mwu_min_p(size_t nx, size_t ny);
+
+/*
+ * stats_bootstrap_ratio_ci - percentile bootstrap confidence interval of
+ * median(@other) / median(@base): @iters times, resample each sample with replacement (its
+ * own size) and take the ratio of the medians; the interval is the (1 - @level) / 2 and
+ * (1 + @level) / 2 quantiles of those ratios (linear interpolation). The generator is
+ * splitmix64 seeded with @seed, so the same inputs give the same interval on every machine.
+ * Resamples whose base median is 0 are dropped. Returns 0, or -1 when a sample is empty or
+ * no resample has a non-zero base median.
+ */
+int stats_bootstrap_ratio_ci(const double *base, size_t nb, const double *other, size_t no,
+			     double level, int iters, uint64_t seed, double *lo, double *hi);
 
 #endif

@@ -1,0 +1,791 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plot.c - `pcbench plot RUN [-o DIR]`: PNG plots of a run through gnuplot.
+ *
+ * pcbench reduces the ok repetitions of each measurement to a median and a sample standard
+ * deviation, writes them to small data files, and runs the gnuplot scripts in scripts/
+ * (scaling.gp, counters.gp) on them; all drawing is gnuplot's. Without gnuplot it writes
+ * nothing and exits 4 (skipped).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "csv.h"
+#include "harness.h"
+#include "stats.h"
+#include "util.h"
+
+static const char *const required[] = {
+    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
+    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
+    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
+};
+#define NREQ 17
+
+/* Counter columns plotted in counters-<scenario>.png: <stem>..._per_op. */
+static const char *const counter_stems[] = {"hitm", "rfo_hitm", "c2c_fill", "llc_miss"};
+
+/*
+ * A line of a plot: one preset (and layout, parameters, placement, home, host). A series
+ * is every line with the same label: the same preset measured with per-workload parameter
+ * defaults (nr=1 for direct, nr=3 for stocked) is one series.
+ */
+struct line {
+	char *scenario, *preset, *layout, *label;
+	char **kv; /* value of each key column */
+	long rank, first;
+};
+
+struct plot {
+	const char *arg;
+	char *csv_path, *dir, *host, *date;
+	struct csv_table *t;
+	int c_scenario, c_preset, c_layout, c_workload, c_threads, c_status, c_ops_per_s;
+	int *keycol; /* key columns that separate lines: param_*, placement, home, host, ... */
+	int nkeys;
+	struct line *lines;
+	int nlines;
+	int *row_line; /* per row: its line */
+	char *tmpdir, *scripts, *gnuplot, *outdir;
+	int written, failed;
+};
+
+/* share_workload - lines @a and @b have rows of a common workload. */
+static int share_workload(const struct plot *p, int a, int b);
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		usage_error("memory", "asprintf", "out of memory");
+	return s;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		usage_error("memory", "realloc", "out of memory");
+	return p;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int is_file(const char *path, int exec)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && (!exec || !access(path, X_OK));
+}
+
+/* find_gnuplot - gnuplot's path from $PATH, or NULL. */
+static char *find_gnuplot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL, *found = NULL;
+
+	if (!path)
+		return NULL;
+	copy = xstrdup(path);
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
+
+		if (is_file(p, 1))
+			found = p;
+		else
+			free(p);
+	}
+	free(copy);
+	return found;
+}
+
+/*
+ * find_scripts - the directory holding scaling.gp: $PCBENCH_SCRIPTS, then scripts/ next to
+ * or above the executable (build/pcbench -> scripts/), then the source tree this file was
+ * compiled from.
+ */
+static char *find_scripts(void)
+{
+	char exe[PATH_MAX], *cand[4] = {0}, *found = NULL;
+	const char *env = getenv("PCBENCH_SCRIPTS");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int k = 0;
+
+	if (env && *env)
+		cand[k++] = xstrdup(env);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			cand[k++] = xasprintf("%s/../scripts", exe);
+			cand[k++] = xasprintf("%s/scripts", exe);
+		}
+	}
+	{
+		const char *src = __FILE__, *s1 = strrchr(src, '/');
+
+		if (src[0] == '/' && s1) {
+			const char *s2 = s1;
+
+			while (s2 > src && s2[-1] != '/')
+				s2--;
+			if (s2 > src)
+				cand[k++] = xasprintf("%.*sscripts", (int)(s2 - src), src);
+		}
+	}
+	for (int i = 0; i < k; i++) {
+		char *p = xasprintf("%s/scaling.gp", cand[i]);
+
+		if (!found && is_file(p, 0))
+			found = xstrdup(cand[i]);
+		free(p);
+		free(cand[i]);
+	}
+	return found;
+}
+
+static void mkdir_p(const char *path)
+{
+	char *buf = xstrdup(path);
+
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			usage_error("-o", path, "cannot create %s: %s", buf, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		usage_error("-o", path, "%s", strerror(errno));
+	free(buf);
+}
+
+static void load(struct plot *p, const char *arg)
+{
+	char err[1024];
+	struct stat st;
+	char *ctx;
+
+	p->arg = arg;
+	if (stat(arg, &st))
+		usage_error("RUN", arg, "%s", strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		p->dir = xstrdup(arg);
+		p->csv_path = xasprintf("%s/results.csv", arg);
+		if (stat(p->csv_path, &st))
+			usage_error("RUN", arg, "no results.csv in this directory (%s)",
+				    strerror(errno));
+	} else {
+		const char *slash = strrchr(arg, '/');
+
+		p->csv_path = xstrdup(arg);
+		p->dir = slash ? xasprintf("%.*s", (int)(slash - arg), arg) : xstrdup(".");
+		if (!p->dir[0]) {
+			free(p->dir);
+			p->dir = xstrdup("/");
+		}
+	}
+	p->t = csv_read_file(p->csv_path, err, sizeof(err));
+	if (!p->t)
+		usage_error("RUN", arg, "%s", err);
+	for (int i = 0; i < NREQ; i++)
+		if (csv_col(p->t, required[i]) < 0)
+			usage_error("RUN", p->csv_path,
+				    "not a pcbench results CSV: no column \"%s\" (see "
+				    "results/README.md)",
+				    required[i]);
+	p->c_scenario = csv_col(p->t, "scenario");
+	p->c_preset = csv_col(p->t, "preset");
+	p->c_layout = csv_col(p->t, "layout");
+	p->c_workload = csv_col(p->t, "workload");
+	p->c_threads = csv_col(p->t, "threads");
+	p->c_status = csv_col(p->t, "status");
+	p->c_ops_per_s = csv_col(p->t, "ops_per_s");
+
+	/* Host and date for the titles: context.json when it describes this CSV. */
+	ctx = ends_with(p->csv_path, "results.csv") ? xasprintf("%s/context.json", p->dir) : NULL;
+	if (ctx && is_file(ctx, 0)) {
+		json_error_t jerr;
+		json_t *j = json_load_file(ctx, 0, &jerr), *v;
+
+		if (j) {
+			v = json_object_get(j, "host");
+			if (json_is_string(v))
+				p->host = xstrdup(json_string_value(v));
+			v = json_object_get(j, "start_time");
+			if (json_is_string(v))
+				p->date = xasprintf("%.10s", json_string_value(v));
+			json_decref(j);
+		}
+	}
+	free(ctx);
+	if (!p->host && csv_col(p->t, "host") >= 0 && p->t->nrows)
+		p->host = xstrdup(p->t->rows[0][csv_col(p->t, "host")]);
+	if (!p->date && p->t->nrows)
+		p->date = xstrdup(p->t->rows[0][csv_col(p->t, "run_id")]);
+}
+
+static long rank_of(const char *scenario, const char *preset)
+{
+	const struct scenario *sc = scenario_find(scenario);
+
+	if (sc)
+		for (int i = 0; sc->presets[i].name; i++)
+			if (!strcmp(sc->presets[i].name, preset))
+				return i;
+	return 1000000;
+}
+
+static const char *cellv(const struct plot *p, int row, int col)
+{
+	return col >= 0 ? p->t->rows[row][col] : "";
+}
+
+/* Lines: one per distinct (scenario, preset, layout, key columns), in preset order. */
+static void build_lines(struct plot *p)
+{
+	static const char *const extra[] = {"placement", "home", "host", "topology_fp"};
+	struct csv_table *t = p->t;
+
+	p->keycol = xrealloc(NULL, (size_t)(t->ncols + 4) * sizeof(int));
+	for (int k = 0; k < t->ncols; k++)
+		if (!strncmp(t->header[k], "param_", 6))
+			p->keycol[p->nkeys++] = k;
+	for (int i = 0; i < 4; i++)
+		if (csv_col(t, extra[i]) >= 0)
+			p->keycol[p->nkeys++] = csv_col(t, extra[i]);
+	p->row_line = xrealloc(NULL, (size_t)(t->nrows + 1) * sizeof(int));
+	for (int r = 0; r < t->nrows; r++) {
+		int found = -1;
+
+		for (int l = 0; l < p->nlines && found < 0; l++) {
+			const struct line *ln = &p->lines[l];
+			int same = !strcmp(ln->scenario, cellv(p, r, p->c_scenario)) &&
+				   !strcmp(ln->preset, cellv(p, r, p->c_preset)) &&
+				   !strcmp(ln->layout, cellv(p, r, p->c_layout));
+
+			for (int k = 0; k < p->nkeys && same; k++)
+				same = !strcmp(ln->kv[k], cellv(p, r, p->keycol[k]));
+			if (same)
+				found = l;
+		}
+		if (found < 0) {
+			struct line *ln;
+
+			p->lines = xrealloc(p->lines, (size_t)(p->nlines + 1) * sizeof(*p->lines));
+			ln = &p->lines[p->nlines];
+			ln->scenario = xstrdup(cellv(p, r, p->c_scenario));
+			ln->preset = xstrdup(cellv(p, r, p->c_preset));
+			ln->layout = xstrdup(cellv(p, r, p->c_layout));
+			ln->kv = xrealloc(NULL, (size_t)(p->nkeys + 1) * sizeof(char *));
+			for (int k = 0; k < p->nkeys; k++)
+				ln->kv[k] = xstrdup(cellv(p, r, p->keycol[k]));
+			ln->rank = rank_of(ln->scenario, ln->preset);
+			ln->first = p->nlines;
+			found = p->nlines++;
+		}
+		p->row_line[r] = found;
+	}
+	for (int l = 0; l < p->nlines; l++) {
+		struct line *ln = &p->lines[l];
+		char *label = ln->layout[0] ? xasprintf("%s [%s]", ln->preset, ln->layout)
+					    : xstrdup(ln->preset);
+
+		for (int k = 0; k < p->nkeys; k++) {
+			int varies = 0;
+
+			for (int m = 0; m < p->nlines && !varies; m++)
+				varies = m != l && !strcmp(p->lines[m].scenario, ln->scenario) &&
+					 !strcmp(p->lines[m].preset, ln->preset) &&
+					 strcmp(p->lines[m].kv[k], ln->kv[k]) &&
+					 share_workload(p, l, m);
+			if (varies) {
+				const char *h = p->t->header[p->keycol[k]];
+				char *more =
+				    xasprintf("%s %s=%s", label,
+					      strncmp(h, "param_", 6) ? h : h + 6, ln->kv[k]);
+
+				free(label);
+				label = more;
+			}
+		}
+		/* gnuplot data strings cannot hold a double quote */
+		for (char *c = label; *c; c++)
+			if (*c == '"')
+				*c = '\'';
+		ln->label = label;
+	}
+}
+
+static int share_workload(const struct plot *p, int a, int b)
+{
+	for (int r = 0; r < p->t->nrows; r++) {
+		if (p->row_line[r] != a)
+			continue;
+		for (int q = 0; q < p->t->nrows; q++)
+			if (p->row_line[q] == b &&
+			    !strcmp(cellv(p, r, p->c_workload), cellv(p, q, p->c_workload)))
+				return 1;
+	}
+	return 0;
+}
+
+static int line_order(const struct plot *p, int a, int b)
+{
+	const struct line *x = &p->lines[a], *y = &p->lines[b];
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/*
+ * The series of @scenario in preset order, as one line of each distinct label; returns
+ * how many.
+ */
+static int scenario_series(const struct plot *p, const char *scenario, int *out)
+{
+	int n = 0;
+
+	for (int l = 0; l < p->nlines; l++) {
+		int dup = 0;
+
+		if (strcmp(p->lines[l].scenario, scenario))
+			continue;
+		for (int i = 0; i < n && !dup; i++)
+			dup = !strcmp(p->lines[out[i]].label, p->lines[l].label);
+		if (!dup)
+			out[n++] = l;
+	}
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && line_order(p, out[j - 1], out[j]) > 0; j--) {
+			int tmp = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = tmp;
+		}
+	return n;
+}
+
+/*
+ * values - the non-empty @col values of the ok rows of the series of line @l (every line of
+ * its scenario with its label), workload @wl, @threads.
+ */
+static size_t values(const struct plot *p, int l, const char *wl, long threads, int col,
+		     double *out)
+{
+	const struct line *ln = &p->lines[l];
+	size_t n = 0;
+
+	for (int r = 0; r < p->t->nrows; r++) {
+		const struct line *lr = &p->lines[p->row_line[r]];
+		const char *v = p->t->rows[r][col];
+		char *end;
+		double x;
+
+		if (strcmp(lr->scenario, ln->scenario) || strcmp(lr->label, ln->label) ||
+		    strcmp(cellv(p, r, p->c_workload), wl) ||
+		    strtol(cellv(p, r, p->c_threads), NULL, 10) != threads ||
+		    strcmp(cellv(p, r, p->c_status), "ok") || !v[0])
+			continue;
+		x = strtod(v, &end);
+		if (end == v || *end || isnan(x))
+			usage_error("RUN", p->csv_path,
+				    "line %d: column %s: \"%s\" is not a number", r + 2,
+				    p->t->header[col], v);
+		out[n++] = x;
+	}
+	return n;
+}
+
+/* Distinct values of column @col among rows of @scenario (all: NULL), first-seen order. */
+static int distinct(const struct plot *p, const char *scenario, int col, char **out)
+{
+	int n = 0;
+
+	for (int r = 0; r < p->t->nrows; r++) {
+		const char *v = cellv(p, r, col);
+		int dup = 0;
+
+		if (scenario && strcmp(cellv(p, r, p->c_scenario), scenario))
+			continue;
+		for (int i = 0; i < n && !dup; i++)
+			dup = !strcmp(out[i], v);
+		if (!dup)
+			out[n++] = (char *)v;
+	}
+	return n;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The thread counts of @scenario, ascending. */
+static int thread_counts(const struct plot *p, const char *scenario, const char *wl, long *out)
+{
+	int n = 0;
+
+	for (int r = 0; r < p->t->nrows; r++) {
+		long th = strtol(cellv(p, r, p->c_threads), NULL, 10);
+		int dup = 0;
+
+		if (strcmp(cellv(p, r, p->c_scenario), scenario) ||
+		    (wl && strcmp(cellv(p, r, p->c_workload), wl)))
+			continue;
+		for (int i = 0; i < n && !dup; i++)
+			dup = out[i] == th;
+		if (!dup)
+			out[n++] = th;
+	}
+	qsort(out, (size_t)n, sizeof(long), cmp_long);
+	return n;
+}
+
+static void fmt_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, " ?");
+	else
+		fprintf(f, " %.10g", v);
+}
+
+/* gnuplot - run @script with arguments; returns 0 when @png was written. */
+static int gnuplot(struct plot *p, const char *script, const char *png, char *const *args)
+{
+	char *argv[16];
+	int k = 0, status;
+	pid_t pid;
+
+	argv[k++] = p->gnuplot;
+	argv[k++] = "-c";
+	argv[k++] = xasprintf("%s/%s", p->scripts, script);
+	for (int i = 0; args[i] && k < 15; i++)
+		argv[k++] = args[i];
+	argv[k] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "pcbench: plot: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		execv(p->gnuplot, argv);
+		fprintf(stderr, "pcbench: plot: %s: %s\n", p->gnuplot, strerror(errno));
+		_exit(127);
+	}
+	free(argv[2]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || !is_file(png, 0)) {
+		fprintf(stderr, "pcbench: plot: gnuplot %s failed for %s\n", script, png);
+		p->failed++;
+		return -1;
+	}
+	printf("wrote %s\n", png);
+	p->written++;
+	return 0;
+}
+
+static char *title_suffix(const struct plot *p)
+{
+	return xasprintf("(host %s, %s)", p->host && p->host[0] ? p->host : "unknown",
+			 p->date ? p->date : "date unknown");
+}
+
+static void plot_scaling(struct plot *p, const char *sc, const char *wl, const int *ls, int nls)
+{
+	char *data = xasprintf("%s/scaling-%s-%s.dat", p->tmpdir, sc, wl);
+	char *png = xasprintf("%s/scaling-%s-%s.png", p->outdir, sc, wl);
+	long th[1024];
+	int nth = thread_counts(p, sc, wl, th), blocks = 0;
+	double *v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double)), ref = NAN;
+	const char *ref_label = "";
+	FILE *f = fopen(data, "w");
+
+	if (!f)
+		usage_error("plot", data, "%s", strerror(errno));
+	fprintf(f, "# %s %s: per line, threads, median ops/s, stddev\n", sc, wl);
+	for (int i = 0; i < nls; i++) {
+		int points = 0;
+
+		for (int k = 0; k < nth; k++) {
+			size_t n = values(p, ls[i], wl, th[k], p->c_ops_per_s, v);
+
+			if (!n)
+				continue;
+			if (!points)
+				fprintf(f, "%s\"%s\"\n", blocks ? "\n\n" : "",
+					p->lines[ls[i]].label);
+			fprintf(f, "%ld", th[k]);
+			fmt_num(f, stats_median(v, n));
+			fmt_num(f, stats_stddev(v, n));
+			fprintf(f, "\n");
+			if (!blocks && th[k] == 1) {
+				ref = stats_median(v, n);
+				ref_label = p->lines[ls[i]].label;
+			}
+			points++;
+		}
+		blocks += points > 0;
+	}
+	fclose(f);
+	if (blocks) {
+		char *suffix = title_suffix(p);
+		char *title =
+		    xasprintf("%s, workload %s: throughput against threads %s", sc, wl, suffix);
+		char refs[64] = "";
+		char *reflab = xasprintf("linear scaling of %s at 1 thread", ref_label);
+		char *args[] = {data, png, title, refs, reflab, NULL};
+
+		if (!isnan(ref))
+			snprintf(refs, sizeof(refs), "%.10g", ref);
+		gnuplot(p, "scaling.gp", png, args);
+		free(suffix);
+		free(title);
+		free(reflab);
+	} else {
+		printf("skipped %s: no ok measurement\n", png);
+	}
+	unlink(data);
+	free(data);
+	free(png);
+	free(v);
+}
+
+static int is_counter(const char *h)
+{
+	if (!ends_with(h, "_per_op") || ends_with(h, "_min_thread_per_op") ||
+	    ends_with(h, "_max_thread_per_op"))
+		return 0;
+	for (size_t i = 0; i < sizeof(counter_stems) / sizeof(counter_stems[0]); i++)
+		if (!strncmp(h, counter_stems[i], strlen(counter_stems[i])))
+			return 1;
+	return 0;
+}
+
+static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls)
+{
+	char *data = xasprintf("%s/counters-%s.dat", p->tmpdir, sc);
+	char *png = xasprintf("%s/counters-%s.png", p->outdir, sc);
+	char **wls = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
+	int nwl = distinct(p, sc, p->c_workload, wls), nev = 0;
+	double *v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double));
+	long th[1024];
+	struct {
+		char *name;
+		int col;
+	} ev[64];
+	FILE *f;
+
+	/* The counter columns with at least one value in this scenario. */
+	for (int k = 0; k < p->t->ncols && nev < 64; k++) {
+		int any = 0;
+
+		if (!is_counter(p->t->header[k]))
+			continue;
+		for (int r = 0; r < p->t->nrows && !any; r++)
+			any = !strcmp(cellv(p, r, p->c_scenario), sc) &&
+			      !strcmp(cellv(p, r, p->c_status), "ok") && p->t->rows[r][k][0];
+		if (any) {
+			ev[nev].name = p->t->header[k];
+			ev[nev++].col = k;
+		}
+	}
+	if (!nev) {
+		printf("skipped %s: no HITM, c2c-fill or LLC-miss counter values in this run\n",
+		       png);
+		goto out;
+	}
+	f = fopen(data, "w");
+	if (!f)
+		usage_error("plot", data, "%s", strerror(errno));
+	for (int e = 0; e < nev; e++) {
+		fprintf(f, "%s\"%s\"", e ? "\n\n" : "", ev[e].name);
+		for (int i = 0; i < nls; i++)
+			fprintf(f, " \"%s\" \"stddev\"", p->lines[ls[i]].label);
+		fprintf(f, "\n");
+		for (int w = 0; w < nwl; w++) {
+			int nth = thread_counts(p, sc, wls[w], th);
+
+			for (int k = 0; k < nth; k++) {
+				int any = 0;
+
+				for (int i = 0; i < nls && !any; i++)
+					any = values(p, ls[i], wls[w], th[k], ev[e].col, v) > 0;
+				if (!any)
+					continue; /* nothing measured here: no empty cluster */
+				fprintf(f, "\"%s t=%ld\"", wls[w], th[k]);
+				for (int i = 0; i < nls; i++) {
+					size_t n = values(p, ls[i], wls[w], th[k], ev[e].col, v);
+
+					fmt_num(f, n ? stats_median(v, n) : NAN);
+					fmt_num(f, n ? stats_stddev(v, n) : NAN);
+				}
+				fprintf(f, "\n");
+			}
+		}
+	}
+	fclose(f);
+	{
+		char *suffix = title_suffix(p);
+		char *title = xasprintf("%s: counters per operation by preset %s", sc, suffix);
+		char nseries[16], *events = NULL;
+		char *args[] = {data, png, title, NULL, nseries, NULL};
+
+		for (int e = 0; e < nev; e++) {
+			char *more =
+			    events ? xasprintf("%s %s", events, ev[e].name) : xstrdup(ev[e].name);
+
+			free(events);
+			events = more;
+		}
+		args[3] = events;
+		snprintf(nseries, sizeof(nseries), "%d", nls);
+		gnuplot(p, "counters.gp", png, args);
+		free(suffix);
+		free(title);
+		free(events);
+	}
+	unlink(data);
+out:
+	free(data);
+	free(png);
+	free(wls);
+	free(v);
+}
+
+static void plot_usage(FILE *out)
+{
+	fprintf(
+	    out,
+	    "usage: pcbench plot RUN [-o DIR]\n"
+	    "\n"
+	    "Writes PNG plots of RUN (a run directory or a results CSV) through gnuplot\n"
+	    "(Debian: gnuplot-nox), into DIR (default: the run directory):\n"
+	    "  scaling-<scenario>-<workload>.png  ops/s against threads, one line per preset,\n"
+	    "                                     bars +-1 stddev over the repetitions, and the\n"
+	    "                                     linear scaling of the first preset's 1 thread\n"
+	    "  counters-<scenario>.png            HITM, c2c-fill and LLC-miss per operation,\n"
+	    "                                     bars per preset, where the run has them\n"
+	    "  c2c-matrix.png                     from a c2c --matrix run (not yet recorded)\n"
+	    "\n"
+	    "Exit status: 0 plots written, 1 gnuplot failed, 2 bad usage or input,\n"
+	    "4 skipped (gnuplot is not installed, or nothing to plot).\n");
+}
+
+/*
+ * The state of one plot run. File-scope, so that what it owns stays reachable until the
+ * process exits (pcbench plot is a one-shot command; nothing is freed piecemeal).
+ */
+static struct plot state;
+
+int plot_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"out", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct plot *const p = &state;
+	char **scs;
+	int ch, nsc, *ls;
+
+	memset(p, 0, sizeof(*p));
+	opterr = 0;
+	optind = 0; /* glibc: a full re-initialisation */
+	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			p->outdir = optarg;
+			break;
+		case 'h':
+			plot_usage(stdout);
+			return 0;
+		case ':':
+			usage_error("option", argv[optind - 1], "needs a value (see --help)");
+		default:
+			usage_error("option", argv[optind - 1], "unknown option (see --help)");
+		}
+	}
+	if (optind >= argc)
+		usage_error("RUN", "",
+			    "missing: give a run directory or a results CSV (see "
+			    "pcbench plot --help)");
+	if (optind + 1 < argc)
+		usage_error("argument", argv[optind + 1], "unexpected: plot takes one RUN");
+	load(p, argv[optind]);
+	p->gnuplot = find_gnuplot();
+	if (!p->gnuplot) {
+		fprintf(stderr, "pcbench: plot: gnuplot is not installed (Debian: apt-get install "
+				"gnuplot-nox); no plots written\n");
+		return 4;
+	}
+	p->scripts = find_scripts();
+	if (!p->scripts)
+		usage_error("plot", "scaling.gp",
+			    "gnuplot scripts not found (set PCBENCH_SCRIPTS to pcbench's "
+			    "scripts/ directory)");
+	if (!p->outdir)
+		p->outdir = p->dir;
+	mkdir_p(p->outdir);
+	p->tmpdir =
+	    xasprintf("%s/pcbench-plot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(p->tmpdir))
+		usage_error("plot", p->tmpdir, "%s", strerror(errno));
+
+	build_lines(p);
+	scs = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
+	ls = xrealloc(NULL, (size_t)(p->nlines + 1) * sizeof(int));
+	nsc = distinct(p, NULL, p->c_scenario, scs);
+	for (int s = 0; s < nsc; s++) {
+		char **wls = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
+		int nls = scenario_series(p, scs[s], ls);
+		int nwl = distinct(p, scs[s], p->c_workload, wls);
+
+		for (int w = 0; w < nwl; w++)
+			plot_scaling(p, scs[s], wls[w], ls, nls);
+		plot_counters(p, scs[s], ls, nls);
+		free(wls);
+	}
+	/* The c2c --matrix columns are not part of results.csv yet: nothing to draw. */
+	printf("skipped %s/c2c-matrix.png: no c2c --matrix data in this run\n", p->outdir);
+	rmdir(p->tmpdir);
+	free(scs);
+	free(ls);
+	if (p->failed)
+		return 1;
+	return p->written ? 0 : 4;
+}
