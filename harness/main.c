@@ -1006,16 +1006,21 @@ static struct topo *load_topology(const struct options *o)
 	return host;
 }
 
-/* link_latest - results/latest points at the newest default run directory. */
+/* link_latest - results/latest points at the newest run directory (make run reports it). */
 static void link_latest(void)
 {
+	char target[PATH_MAX];
 	const char *base = strrchr(run.run_dir, '/');
 
-	if (run.opt.out || !base)
+	if (!run.opt.out && base) {
+		snprintf(target, sizeof(target), "%s", base + 1); /* results/<stamp>-<host> */
+	} else if (!realpath(run.run_dir, target)) {
+		return;
+	}
+	if (mkdir("results", 0755) && errno != EEXIST)
 		return;
 	unlink("results/latest.tmp");
-	if (symlink(base + 1, "results/latest.tmp") ||
-	    rename("results/latest.tmp", "results/latest"))
+	if (symlink(target, "results/latest.tmp") || rename("results/latest.tmp", "results/latest"))
 		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
 }
 
