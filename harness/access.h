@@ -104,12 +104,21 @@ static inline long pc_cmpxchg_(pc_word *p, long old, long v PC_SITE)
 	return old;
 }
 
+/*
+ * In the tracing build every retry is reported too: each load of the wait loop as a
+ * PC_OP_LOAD of the 4-byte lock word and each new exchange as another PC_OP_LOCK, so a
+ * coroutine scheduler (the coherence model) regains control while a virtual CPU spins.
+ */
 static inline void pc_spin_lock_(pc_lock *l PC_SITE)
 {
 	PC_TRACE(PC_OP_LOCK, l, sizeof(*l));
 	while (atomic_exchange_explicit(l, 1, memory_order_acquire)) {
-		while (atomic_load_explicit(l, memory_order_relaxed))
+		PC_TRACE(PC_OP_LOAD, l, sizeof(*l));
+		while (atomic_load_explicit(l, memory_order_relaxed)) {
 			pc_cpu_relax();
+			PC_TRACE(PC_OP_LOAD, l, sizeof(*l));
+		}
+		PC_TRACE(PC_OP_LOCK, l, sizeof(*l));
 	}
 }
 

@@ -21,6 +21,8 @@
  * One scenario parameter. Values are strings; a parameter is either one of @choices
  * ("a|b|c"), or an integer in [@min, @max] when @choices is NULL. Parameters of type
  * "layout" use choices == BENCH_LAYOUT: any built-in layout name or layout file.
+ * Parameters with choices == BENCH_FILE take a file path (or a built-in name the scenario
+ * knows); the harness does not validate them, the scenario's check() does.
  */
 struct bench_param {
 	const char *name;
@@ -30,6 +32,7 @@ struct bench_param {
 	long min, max;
 };
 #define BENCH_LAYOUT "<layout>"
+#define BENCH_FILE "<file>"
 
 /* A preset: a named set of parameter values, "k=v k=v", reproducing one kernel state. */
 struct bench_preset {

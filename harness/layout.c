@@ -797,3 +797,226 @@ int layout_builtin_names(const char *sname, const char **names, int max)
 	}
 	return n;
 }
+
+const char *layout_kind_name(const struct layout *l, const struct layout_field *f)
+{
+	if (f->kind == LK_STRUCT)
+		return l && f->type >= 0 && f->type < l->nstructs ? l->structs[f->type].name : "?";
+	if ((unsigned)f->kind < sizeof(kind_names) / sizeof(kind_names[0]))
+		return kind_names[f->kind];
+	return "?";
+}
+
+/* A growing string for layout_to_text. */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+
+static void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->oom)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->oom = 1;
+			return;
+		}
+		if (b->s && b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		size_t cap = b->cap ? b->cap : 1024;
+		char *ns;
+
+		while (cap <= b->len + (size_t)n)
+			cap *= 2;
+		ns = realloc(b->s, cap);
+		if (!ns) {
+			b->oom = 1;
+			return;
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
+}
+
+char *layout_to_text(const struct layout *l)
+{
+	struct strbuf b = {0};
+
+	if (!l)
+		return NULL;
+	char src[sizeof(l->source)];
+
+	/* The source is a path: keep the comment on one line whatever it holds. */
+	snprintf(src, sizeof(src), "%s", l->source);
+	for (char *p = src; *p; p++)
+		if ((unsigned char)*p < ' ')
+			*p = '?';
+	sb_printf(&b, "# layout %s, from %s\n", l->name, src);
+	sb_printf(&b, "layout %s\n", l->name);
+	if (l->desc[0])
+		sb_printf(&b, "desc %s\n", l->desc);
+	for (int i = 0; i < l->nstructs; i++) {
+		const struct layout_struct *s = &l->structs[i];
+
+		sb_printf(&b, "\nstruct %s size %zu align %zu\n", s->name, s->size, s->align);
+		for (int j = 0; j < s->nfields; j++) {
+			const struct layout_field *f = &s->fields[j];
+
+			sb_printf(&b, "\t%-31s %6zu %6zu  %s\n", f->name, f->offset, f->size,
+				  layout_kind_name(l, f));
+		}
+		sb_printf(&b, "end\n");
+	}
+	if (b.oom) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+struct leaf_list {
+	struct layout_leaf *v;
+	int n, cap, oom;
+};
+
+static void flatten(const struct layout *l, const struct layout_struct *s, size_t base,
+		    const char *prefix, struct leaf_list *ll, int depth)
+{
+	for (int i = 0; i < s->nfields && !ll->oom; i++) {
+		const struct layout_field *f = &s->fields[i];
+		char path[LAYOUT_PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? "." : "", f->name);
+		/* Nested structs refer only to earlier blocks, so this ends; depth is a guard. */
+		if (f->kind == LK_STRUCT && f->type >= 0 && f->type < l->nstructs && depth < 64) {
+			flatten(l, &l->structs[f->type], base + f->offset, path, ll, depth + 1);
+			continue;
+		}
+		if (ll->n == ll->cap) {
+			int cap = ll->cap ? 2 * ll->cap : 32;
+			void *nv = realloc(ll->v, (size_t)cap * sizeof(*ll->v));
+
+			if (!nv) {
+				ll->oom = 1;
+				return;
+			}
+			ll->v = nv;
+			ll->cap = cap;
+		}
+		memset(&ll->v[ll->n], 0, sizeof(ll->v[ll->n]));
+		snprintf(ll->v[ll->n].path, sizeof(ll->v[ll->n].path), "%s", path);
+		ll->v[ll->n].offset = base + f->offset;
+		ll->v[ll->n].size = f->size;
+		ll->v[ll->n].field = f;
+		ll->v[ll->n].owner = s;
+		ll->n++;
+	}
+}
+
+static int cmp_leaf(const void *a, const void *b)
+{
+	const struct layout_leaf *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return (x->size > y->size) - (x->size < y->size);
+}
+
+int layout_leaves(const struct layout *l, const char *sname, struct layout_leaf **out)
+{
+	const struct layout_struct *s = layout_find_struct(l, sname);
+	struct leaf_list ll = {0};
+
+	*out = NULL;
+	if (!s)
+		return -1;
+	flatten(l, s, 0, "", &ll, 0);
+	if (ll.oom) {
+		free(ll.v);
+		return -1;
+	}
+	if (ll.n)
+		qsort(ll.v, (size_t)ll.n, sizeof(*ll.v), cmp_leaf);
+	*out = ll.v;
+	return ll.n;
+}
+
+const struct layout_leaf *layout_leaf_at(const struct layout_leaf *leaves, int n, size_t offset)
+{
+	int lo = 0, hi = n;
+
+	/* The last leaf starting at or before @offset; leaves do not overlap. */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (leaves[mid].offset <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int i = lo - 1; i >= 0 && leaves[i].offset <= offset; i--) {
+		if (offset < leaves[i].offset + leaves[i].size)
+			return &leaves[i];
+		/* A non-empty leaf ends before @offset: nothing earlier reaches it. */
+		if (leaves[i].size)
+			break;
+	}
+	return NULL;
+}
+
+static int find_leaf(const struct layout *l, const struct layout_struct *s, const char *path,
+		     size_t base, struct layout_leaf *out, int depth)
+{
+	const char *dot = strchr(path, '.');
+	size_t plen;
+
+	for (int i = 0; i < s->nfields; i++) {
+		if (strcmp(s->fields[i].name, path))
+			continue;
+		out->offset = base + s->fields[i].offset;
+		out->size = s->fields[i].size;
+		out->field = &s->fields[i];
+		out->owner = s;
+		return 0;
+	}
+	if (!dot || depth >= 64)
+		return -1;
+	plen = (size_t)(dot - path);
+	for (int i = 0; i < s->nfields; i++) {
+		const struct layout_field *f = &s->fields[i];
+
+		if (f->kind != LK_STRUCT || strncmp(f->name, path, plen) || f->name[plen])
+			continue;
+		if (f->type < 0 || f->type >= l->nstructs)
+			return -1;
+		return find_leaf(l, &l->structs[f->type], dot + 1, base + f->offset, out,
+				 depth + 1);
+	}
+	return -1;
+}
+
+int layout_find_leaf(const struct layout *l, const char *sname, const char *path,
+		     struct layout_leaf *out)
+{
+	const struct layout_struct *s = layout_find_struct(l, sname);
+
+	if (!s || !path || !out)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	if (find_leaf(l, s, path, 0, out, 0))
+		return -1;
+	snprintf(out->path, sizeof(out->path), "%s", path);
+	return 0;
+}

@@ -77,4 +77,48 @@ uint64_t layout_fingerprint(const struct layout *l);
  */
 int layout_builtin_names(const char *sname, const char **names, int max);
 
+/* layout_kind_name - "plain", "atomic", "ptr", "lock", "array", or the nested struct's name. */
+const char *layout_kind_name(const struct layout *l, const struct layout_field *f);
+
+/*
+ * layout_to_text - @l in the layout-file format (name, desc, every struct with every field
+ * and its kind), as a new string the caller frees. layout_parse() of it gives the same
+ * structs, fields, offsets, sizes, kinds and fingerprint. NULL when out of memory.
+ */
+char *layout_to_text(const struct layout *l);
+
+/*
+ * A leaf of a struct with its nested structs flattened: "memory.usage" at its offset from
+ * the start of the outer struct. @field is the innermost definition (kind, size, line),
+ * @owner the struct block that defines it.
+ */
+#define LAYOUT_PATH_MAX 256
+struct layout_leaf {
+	char path[LAYOUT_PATH_MAX];
+	size_t offset, size;
+	const struct layout_field *field;
+	const struct layout_struct *owner;
+};
+
+/*
+ * layout_leaves - every leaf (non-struct) field of struct @sname, nested structs flattened,
+ * sorted by offset (then size). Stores a new array the caller frees into @out and returns
+ * its length; -1 when there is no such struct or no memory.
+ */
+int layout_leaves(const struct layout *l, const char *sname, struct layout_leaf **out);
+
+/*
+ * layout_leaf_at - the leaf of @leaves (sorted, as layout_leaves returns them) whose bytes
+ * contain @offset, or NULL (a hole, or not described). Zero-size leaves contain nothing.
+ */
+const struct layout_leaf *layout_leaf_at(const struct layout_leaf *leaves, int n, size_t offset);
+
+/*
+ * layout_find_leaf - the field that @path names in struct @sname (as layout_offset finds it),
+ * with its offset from the start of @sname; a nested struct field is returned as such (kind
+ * LK_STRUCT). Returns 0, or -1 when there is no such field.
+ */
+int layout_find_leaf(const struct layout *l, const char *sname, const char *path,
+		     struct layout_leaf *out);
+
 #endif

@@ -17,10 +17,12 @@
 #include "csv.h"
 #include "gbshim.h"
 #include "harness.h"
+#include "model.h"
 #include "plan.h"
 #include "pmu.h"
 #include "pmu_events.h"
 #include "report.h"
+#include "stats.h"
 #include "topology.h"
 #include "util.h"
 
@@ -31,15 +33,16 @@ static const char *const base_cols[] = {
     "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
     "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
     "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",   "host",
-    "window_s",	 "home",	   "topology_fp", "layout_fp",
+    "window_s",	 "home",	   "topology_fp",    "layout_fp",
 };
 #define NBASE (int)(sizeof(base_cols) / sizeof(base_cols[0]))
 
 struct options {
 	const char *scenarios, *presets, *workloads, *threads, *placement, *out, *csv, *filter;
-	const char *topology, *home, *layout, *events, *pmu;
+	const char *topology, *home, *layout, *events, *pmu, *matrix_cpus;
 	double time_s;
-	int repetitions, list, dry_run, check_host, force, events_kernel, list_events;
+	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
+	int matrix;
 	char *params[MAX_PARAMS];
 	int nparams;
 };
@@ -49,7 +52,7 @@ static struct run {
 	struct options opt;
 	struct family *fams;
 	int nfams;
-	const char *cols[NBASE + MAX_PARAMS + 4 * 64 + 1];
+	const char *cols[NBASE + 3 + MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS];
 	const char *param_cols[MAX_PARAMS]; /* parameter name of each param_ column */
 	int ncols, nparam_cols;
 	struct csv_writer *csv, *csv_extra;
@@ -114,6 +117,11 @@ static void usage(FILE *out)
 	    "                           c2c_fill_remote, rfo_hitm, task_clock, page_faults and\n"
 	    "                           fully qualified libpfm4 strings (pmu::EVENT:UMASK)\n"
 	    "      --events-kernel      count kernel mode too (needs perf_event_paranoid <= 1)\n"
+	    "      --matrix             with -s c2c: measure every pair of PUs (the diagonal with\n"
+	    "                           one thread); rows get cpu_a, cpu_b, ns_per_transfer\n"
+	    "      --matrix-cpus LIST   the PUs of the matrix (OS indexes: 0-3,8), not all\n"
+	    "      --with-model         also run the coherence model for every measurement and\n"
+	    "                           add its model_*_per_op columns (see pcbench model -h)\n"
 	    "      --list-events        the event table for this machine's PMU, or --pmu NAME\n"
 	    "                           (skx, clx, icx, spr, amd64_fam17h_zen2,\n"
 	    "                           amd64_fam19h_zen3, amd64_fam19h_zen4)\n"
@@ -185,6 +193,8 @@ static void list_scenarios(void)
 				printf("; a layout file or one of");
 				for (int k = 0; k < n; k++)
 					printf(" %s", names[k]);
+			} else if (p->choices && !strcmp(p->choices, BENCH_FILE)) {
+				printf("; a file or a built-in name");
 			} else if (p->choices) {
 				printf("; one of %s", p->choices);
 			} else {
@@ -271,6 +281,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 	    {"events-kernel", no_argument, NULL, 'k'},
 	    {"list-events", no_argument, NULL, 'V'},
 	    {"pmu", required_argument, NULL, 'U'},
+	    {"with-model", no_argument, NULL, 'M'},
+	    {"matrix", no_argument, NULL, 'X'},
+	    {"matrix-cpus", required_argument, NULL, 'Z'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -352,6 +365,16 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'U':
 			o->pmu = optarg;
+			break;
+		case 'M':
+			o->with_model = 1;
+			break;
+		case 'X':
+			o->matrix = 1;
+			break;
+		case 'Z':
+			o->matrix = 1;
+			o->matrix_cpus = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -508,6 +531,8 @@ static char **home_specs(const char *spec, const struct topo *topo)
 }
 
 /* build_families - every (scenario, preset, workload, threads, home) selected, resolved. */
+static void build_matrix(const struct options *o, const struct topo *topo);
+
 static void build_families(const struct options *o, const struct topo *topo)
 {
 	char **scn = o->scenarios ? split_list(o->scenarios) : NULL;
@@ -522,6 +547,13 @@ static void build_families(const struct options *o, const struct topo *topo)
 	for (int i = 0; scn && scn[i]; i++)
 		if (!scenario_find(scn[i]))
 			usage_error("--scenario", scn[i], "no such scenario (see --list)");
+	if (o->matrix) {
+		free(scn);
+		free(pre);
+		free(wls);
+		build_matrix(o, topo);
+		return;
+	}
 	check_names(pre, "--preset", has_preset, scn);
 	check_names(wls, "--workload", has_workload, scn);
 	for (int i = 0; i < o->nparams; i++) {
@@ -585,6 +617,94 @@ static void build_families(const struct options *o, const struct topo *topo)
 	free(wls);
 	if (!run.nfams)
 		usage_error("selection", o->filter ? o->filter : "", "selects nothing to measure");
+}
+
+/*
+ * build_matrix - the c2c probe on every pair of PUs (--matrix): one family per pair
+ * (a, b) with a >= b, two threads pinned to a and b, one thread on the diagonal.
+ */
+static void build_matrix(const struct options *o, const struct topo *topo)
+{
+	const struct scenario *sc = scenario_find("c2c");
+	const char *wl = o->workloads ? o->workloads : "pingpong";
+	int *cpus = xcalloc((size_t)topo_npus(topo), sizeof(int)), n;
+	char err[512];
+
+	if (!sc || (o->scenarios && strcmp(o->scenarios, "c2c")))
+		usage_error("--matrix", o->scenarios ? o->scenarios : "",
+			    "only for the c2c probe (-s c2c)");
+	if (!workload_find(sc, wl))
+		usage_error("--workload", wl, "c2c has no such workload (see --list)");
+	n = topo_cpu_list(topo, o->matrix_cpus, cpus, topo_npus(topo), err, sizeof(err));
+	if (n < 1)
+		usage_error("--matrix-cpus", o->matrix_cpus ? o->matrix_cpus : "", "%s", err);
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j <= i; j++) {
+			struct family f = {
+			    .sc = sc,
+			    .preset = &sc->presets[0],
+			    .wl = workload_find(sc, wl),
+			    .placement = "pair",
+			    .threads = i == j ? 1 : 2,
+			    .home_spec = "first",
+			};
+
+			f.matrix_ns = xcalloc((size_t)o->repetitions, sizeof(double));
+			f.pus = xcalloc(2, sizeof(int));
+			f.pus[0] = cpus[i];
+			f.pus[1] = cpus[j];
+			f.cpus = xcalloc(2, 12);
+			snprintf(f.cpus, 24, i == j ? "%d" : "%d;%d", cpus[i], cpus[j]);
+			snprintf(f.name, sizeof(f.name), "c2c/workload:%s/pair:%d-%d", wl, cpus[i],
+				 cpus[j]);
+			f.cfg = cfg_new(sc, f.preset, f.wl, f.threads, o->params, o->nparams, err,
+					sizeof(err));
+			if (!f.cfg)
+				usage_error("configuration", f.name, "%s", err);
+			if (topo_home_parse(topo, "first", f.pus[0], &f.home, err, sizeof(err)))
+				usage_error("--home", "first", "%s", err);
+			run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
+			if (!run.fams)
+				usage_error("memory", "families", "out of memory");
+			run.fams[run.nfams++] = f;
+		}
+	}
+	for (int i = 0; sc->params[i].name; i++)
+		add_param_col(sc->params[i].name);
+	free(cpus);
+}
+
+/* print_matrix - the lower-triangular table of median ns per transfer (--matrix). */
+static void print_matrix(void)
+{
+	int n = 0, *cpus = xcalloc((size_t)run.nfams + 1, sizeof(int));
+
+	for (int i = 0; i < run.nfams; i++)
+		if (run.fams[i].threads == 1)
+			cpus[n++] = run.fams[i].pus[0];
+	printf("\nc2c %s: median ns per one-way transfer (diagonal: one thread, no transfer)\n%6s",
+	       run.nfams ? run.fams[0].wl->name : "", "");
+	for (int j = 0; j < n; j++)
+		printf(" %7d", cpus[j]);
+	printf("\n");
+	for (int i = 0; i < n; i++) {
+		printf("%6d", cpus[i]);
+		for (int j = 0; j <= i; j++) {
+			const struct family *f = NULL;
+
+			for (int k = 0; k < run.nfams && !f; k++)
+				if (run.fams[k].pus[0] == cpus[i] &&
+				    (run.fams[k].threads == 1 ? cpus[i] == cpus[j]
+							      : run.fams[k].pus[1] == cpus[j]))
+					f = &run.fams[k];
+			if (f && f->matrix_n)
+				printf(" %7.1f", stats_median(f->matrix_ns, (size_t)f->matrix_n));
+			else
+				printf(" %7s", "-");
+		}
+		printf("\n");
+	}
+	free(cpus);
 }
 
 /* print_plan - the --dry-run table for every thread count, and the plan CSV. */
@@ -697,6 +817,11 @@ static void open_outputs(const struct options *o)
 	run.ncols = 0;
 	for (int i = 0; i < NBASE; i++)
 		run.cols[run.ncols++] = base_cols[i];
+	if (o->matrix) {
+		run.cols[run.ncols++] = "cpu_a";
+		run.cols[run.ncols++] = "cpu_b";
+		run.cols[run.ncols++] = "ns_per_transfer";
+	}
 	for (int i = 0; i < run.nparam_cols; i++) {
 		char *c = xmalloc(strlen(run.param_cols[i]) + 7);
 
@@ -715,12 +840,15 @@ static void open_outputs(const struct options *o)
 		}
 	}
 	run.cols[run.ncols++] = "counters_note";
+	for (int i = 0; o->with_model && i < MODEL_NCOLS; i++)
+		run.cols[run.ncols++] = model_csv_cols[i];
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
 	run.csv = csv_create(path, run.cols, run.ncols, 0, err, sizeof(err));
 	if (!run.csv)
-		usage_error("--out", run.run_dir, "%s (choose a new run directory, or --force)", err);
+		usage_error("--out", run.run_dir, "%s (choose a new run directory, or --force)",
+			    err);
 	if (o->csv) {
 		run.csv_extra = csv_create(o->csv, run.cols, run.ncols, 1, err, sizeof(err));
 		if (!run.csv_extra)
@@ -788,9 +916,9 @@ static int counter_cells(const char **v, int k, const struct meas_result *r, cha
 			fmt_double(c[3], 32, e->max_per_op);
 		} else if (e && e->absent_threads && used < len &&
 			   !strstr(pmu_absent_note(run.pmu), run.ev_cols[i])) {
-			used += (size_t)snprintf(note + used, len - used,
-						 "%s%s: not counted on %d of the threads",
-						 used ? "; " : "", run.ev_cols[i], e->absent_threads);
+			used += (size_t)snprintf(
+			    note + used, len - used, "%s%s: not counted on %d of the threads",
+			    used ? "; " : "", run.ev_cols[i], e->absent_threads);
 		}
 		for (int j = 0; j < 4; j++)
 			v[k++] = c[j];
@@ -829,7 +957,8 @@ static void event_columns(const struct options *o)
 		snprintf(run.unmapped_note + used, sizeof(run.unmapped_note) - used,
 			 ": no mapping for this PMU");
 	else if (!strcmp(o->events, "none"))
-		snprintf(run.unmapped_note, sizeof(run.unmapped_note), "counters off (--events none)");
+		snprintf(run.unmapped_note, sizeof(run.unmapped_note),
+			 "counters off (--events none)");
 }
 
 /* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
@@ -837,6 +966,7 @@ static void write_row(const struct family *f, int rep, enum status st, const cha
 		      const struct meas_result *r, const char *home)
 {
 	char num[9][40], (*cells)[32] = xcalloc((size_t)run.nev_cols * 4 + 1, 32), note[2048];
+	char mx[3][40];
 	const char **v = xcalloc((size_t)run.ncols, sizeof(char *));
 	int k = 0;
 
@@ -876,12 +1006,23 @@ static void write_row(const struct family *f, int rep, enum status st, const cha
 	v[k++] = home;
 	v[k++] = run.topology_fp;
 	v[k++] = f->layout_fp;
+	if (run.opt.matrix) {
+		snprintf(mx[0], sizeof(mx[0]), "%d", f->pus[0]);
+		snprintf(mx[1], sizeof(mx[1]), "%d", f->pus[f->threads - 1]);
+		mx[2][0] = '\0';
+		if (st == ST_OK)
+			fmt_double(mx[2], sizeof(mx[2]), r->duration_s * 1e9 / (double)r->ops);
+		for (int i = 0; i < 3; i++)
+			v[k++] = mx[i];
+	}
 	for (int i = 0; i < run.nparam_cols; i++, k++)
 		for (int j = 0; f->sc->params[j].name; j++)
 			if (!strcmp(f->sc->params[j].name, run.param_cols[i]))
 				v[k] = cfg_value(f->cfg, j);
 	k = counter_cells(v, k, st == ST_OK ? r : NULL, cells, note, sizeof(note));
 	v[k++] = note;
+	for (int i = 0; run.opt.with_model && i < MODEL_NCOLS; i++)
+		v[k++] = f->model ? f->model[i] : "";
 
 	for (int i = 0; i < 2; i++) {
 		struct csv_writer *w = i ? run.csv_extra : run.csv;
@@ -959,9 +1100,31 @@ static void family_thread(void *arg, int tid)
 	}
 	home_cell(f, home, sizeof(home));
 	write_row(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : "", &r, home);
+	if (f->matrix_ns && !r.failed) /* ns per one-way transfer, for the matrix table */
+		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : what);
 	meas_reset(&f->m);
+}
+
+/* model_family - the coherence model's prediction for @f (--with-model), kept for its rows. */
+static void model_family(struct family *f, const struct topo *topo)
+{
+	const struct scenario *traced = scenario_find_traced(f->sc->name);
+	struct model_opts mo;
+	struct model_result mr;
+
+	model_opts_default(&mo);
+	f->model = xcalloc(MODEL_NCOLS, sizeof(*f->model));
+	if (!traced) {
+		fprintf(stderr, "pcbench: --with-model: %s: no traced build\n", f->name);
+		return;
+	}
+	model_run(traced, f->cfg, topo, f->pus, f->threads, &mo, &mr);
+	if (!mr.ok)
+		fprintf(stderr, "pcbench: --with-model: %s: %s\n", f->name, mr.reason);
+	model_csv_values(&mr, f->model);
+	model_result_free(&mr);
 }
 
 /* on_signal - the first SIGINT/SIGTERM stops the run cleanly, a second one at once. */
@@ -1040,6 +1203,8 @@ int main(int argc, char **argv)
 		return plot_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "layout"))
 		return layout_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "model"))
+		return model_main(argc - 1, argv + 1);
 	memcpy(orig_argv, argv, (size_t)argc * sizeof(char *));
 	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
 	parse_options(argc, argv, &run.opt);
@@ -1107,6 +1272,8 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
+		if (run.opt.with_model)
+			model_family(f, topo);
 		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
 			  run.opt.time_s / 10, &f->home);
 		meas_set_counters(&f->m, run.pmu);
@@ -1122,12 +1289,15 @@ int main(int argc, char **argv)
 		write_context();
 		csv_close(run.csv);
 		csv_close(run.csv_extra);
-		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n", run.done,
-			run.total, run.run_dir);
+		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
+			run.done, run.total, run.run_dir);
 		return 3;
 	}
 
-	report_print(run.report, stdout);
+	if (run.opt.matrix)
+		print_matrix();
+	else
+		report_print(run.report, stdout);
 	printf("\nrun directory: %s (%d ok, %d error, %d skipped)\n", run.run_dir, run.ok,
 	       run.errors, run.skipped);
 	utc_now(run.ctx.end, sizeof(run.ctx.end));

@@ -97,6 +97,8 @@ static int validate(const struct bench_param *pd, const char *v, char *err, size
 	}
 	if (!strcmp(pd->choices, BENCH_LAYOUT))
 		return 0; /* loaded by the scenario's check() through bench_layout() */
+	if (!strcmp(pd->choices, BENCH_FILE))
+		return 0; /* read and validated by the scenario's check() */
 	for (const char *c = pd->choices; *c;) {
 		size_t n = strcspn(c, "|");
 
@@ -260,7 +262,8 @@ const struct layout *cfg_layout(const struct bench_cfg *cfg)
 	char err[256];
 	int i = param_index(cfg->sc, "layout", 6);
 
-	if (i < 0 || !cfg->sc->params[i].choices || strcmp(cfg->sc->params[i].choices, BENCH_LAYOUT))
+	if (i < 0 || !cfg->sc->params[i].choices ||
+	    strcmp(cfg->sc->params[i].choices, BENCH_LAYOUT))
 		return NULL;
 	return bench_layout(cfg, "layout", err, sizeof(err));
 }

@@ -23,7 +23,10 @@ struct family {
 	char *cpus;	       /* "0;1": the OS PUs, in thread order; NULL when skipped */
 	char skip[200];	       /* why the family cannot run here, or "" */
 	const char *home_spec; /* first | node:N | interleave */
-	char layout_fp[17];	/* fingerprint of the layout the scenario uses, or "" */
+	char layout_fp[17];    /* fingerprint of the layout the scenario uses, or "" */
+	char (*model)[40];     /* --with-model: the model_* cells, or NULL */
+	double *matrix_ns;     /* --matrix: ns per transfer of each repetition, or NULL */
+	int matrix_n;
 	struct topo_home home; /* resolved (valid unless skipped) */
 	char name[256];	       /* Google Benchmark name, key:value style */
 	struct measurement m;

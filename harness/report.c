@@ -70,6 +70,7 @@ static void print_group(const struct report *r, size_t first, FILE *out)
 	const struct family *g = r->e[first].f, *base = NULL, *seen[256];
 	double base_median = NAN;
 	size_t nseen = 0;
+	int w = 12; /* preset column width */
 
 	/* The families of this group, in run order; the base is the scenario's first preset. */
 	for (size_t i = first; i < r->n && nseen < 256; i++) {
@@ -97,7 +98,9 @@ static void print_group(const struct report *r, size_t first, FILE *out)
 	fprintf(out,
 		"\n%s  workload=%s  placement=%s  threads=%d  (ops/s, median over repetitions)\n",
 		g->sc->name, g->wl->name, g->placement, g->threads);
-	fprintf(out, "%-12s %18s %10s %10s\n", "preset", "ops/s", "stddev", "%change");
+	for (size_t j = 0; j < nseen; j++)
+		w = (int)strlen(seen[j]->preset->name) > w ? (int)strlen(seen[j]->preset->name) : w;
+	fprintf(out, "%-*s %18s %10s %10s\n", w, "preset", "ops/s", "stddev", "%change");
 	{
 		double sd;
 
@@ -109,8 +112,8 @@ static void print_group(const struct report *r, size_t first, FILE *out)
 		char change[32];
 
 		if (!summarize(r, f, &median, &sd)) {
-			fprintf(out, "%-12s %18s %10s %10s  (%s)\n", f->preset->name, "-", "-", "-",
-				f->skip[0] ? "skipped" : "no ok repetition");
+			fprintf(out, "%-*s %18s %10s %10s  (%s)\n", w, f->preset->name, "-", "-",
+				"-", f->skip[0] ? "skipped" : "no ok repetition");
 			continue;
 		}
 		if (f == base)
@@ -120,7 +123,7 @@ static void print_group(const struct report *r, size_t first, FILE *out)
 		else
 			snprintf(change, sizeof(change), "%+.1f%%",
 				 100.0 * (median - base_median) / base_median);
-		fprintf(out, "%-12s %18.0f %9.2f%% %10s\n", f->preset->name, median, sd, change);
+		fprintf(out, "%-*s %18.0f %9.2f%% %10s\n", w, f->preset->name, median, sd, change);
 	}
 }
 

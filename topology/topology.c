@@ -161,6 +161,46 @@ int topo_pu_info(const struct topo *t, int os_index, struct topo_pu *out)
 	return 0;
 }
 
+static int pus_in_order(const struct topo *t, int *out, int max)
+{
+	int n = topo_npus(t);
+
+	for (int i = 0; i < n && i < max; i++)
+		out[i] = (int)hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PU, (unsigned)i)->os_index;
+	return n < max ? n : max;
+}
+
+int topo_cpu_list(const struct topo *t, const char *list, int *out, int max, char *err,
+		  size_t errlen)
+{
+	hwloc_bitmap_t set;
+	int n = 0, i;
+
+	if (!list)
+		return pus_in_order(t, out, max);
+	set = hwloc_bitmap_alloc();
+	if (hwloc_bitmap_list_sscanf(set, list) || hwloc_bitmap_iszero(set) ||
+	    hwloc_bitmap_weight(set) < 0) {
+		snprintf(err, errlen, "expected OS PU indexes such as 0-3,8");
+		hwloc_bitmap_free(set);
+		return -1;
+	}
+	hwloc_bitmap_foreach_begin(i, set)
+	{
+		if (!pu_obj(t, i)) {
+			snprintf(err, errlen, "PU %d is not in this topology (it has %d PUs)", i,
+				 topo_npus(t));
+			n = -1;
+			break;
+		}
+		if (n < max)
+			out[n++] = i;
+	}
+	hwloc_bitmap_foreach_end();
+	hwloc_bitmap_free(set);
+	return n;
+}
+
 enum topo_pair topo_pair_class(const struct topo *t, int os_a, int os_b)
 {
 	struct topo_pu a, b;

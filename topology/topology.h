@@ -36,6 +36,14 @@ void topo_fingerprint(const struct topo *t, char *buf);
 /* topo_export_xml - write the topology as hwloc XML to @path. */
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t errlen);
 
+/*
+ * topo_cpu_list - the PUs of an OS-index list such as "0-3,8" (every PU, in logical order,
+ * when @list is NULL) into @out (at most @max); returns how many, or -1 with a reason
+ * (bad syntax, a PU this topology does not have).
+ */
+int topo_cpu_list(const struct topo *t, const char *list, int *out, int max, char *err,
+		  size_t errlen);
+
 /* Where one PU sits: logical indexes of its core, L3, package and NUMA node (-1 if none). */
 struct topo_pu {
 	int os, core, l3, package, numa;

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_kmem.c - the kmem scenario through the public scenario API, linked with the tracing
+ * build of the scenarios:
+ *
+ *  1. layouts: memory, swap (memsw), kmem and tcpmem of struct mem_cgroup at the offsets of
+ *     kernel-memcg.md 1.4 (v6.0: 208/320/432/544, kmem's tail and tcpmem's head on line 8;
+ *     v6.1: 256/448/640/832), the objects 4096-aligned;
+ *  2. sequential reference equivalence: after k operations of every preset and workload
+ *     (nr 1, 3 and 40 > batch), every counter of memory, memsw and kmem at every level and
+ *     stats_flush_threshold equal an independent reference (tests/pc_ref.h counters, the
+ *     stock and the rstat bookkeeping re-implemented here), and after thread_teardown the
+ *     usages are back at their preload;
+ *  3. the atomic inventory: `pair` touches memory/memsw never once warm, the kmem counter
+ *     twice per level per op when it is on; `split` walks memory (and memsw on v1) 65 times
+ *     in 1056 ops of one page (33 stock refills, 32 stock drains);
+ *  4. concurrency: THREADS threads x OPS ops of every preset and workload leave memory,
+ *     memsw and kmem at their preload, and every children_*_usage equal to its child's.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "pc_ref.h"
+
+#define NLEVELS 4
+#define LEAF (NLEVELS - 1)
+#define NOBJ (NLEVELS + 1) /* + stats_flush_threshold */
+#define THREADS 4
+#define OPS 50000
+#define CHUNK 1000
+#define PRELOAD 65536
+#define MIN_PAGES 256
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+#define CHECK_EQ(what, actual, expected)                                                           \
+	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
+	      (long)(actual), (long)(expected))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
+enum { C_MEMORY, C_SWAP, C_KMEM, NCTR };
+static const char *const ctr_names[NCTR] = {"memory", "swap", "kmem"};
+
+struct inst {
+	const struct scenario *sc;
+	struct bench_cfg *cfg;
+	void *shared, *ts;
+	struct bench_object obj[NOBJ];
+	char label[200];
+};
+
+static int inst_open(struct inst *in, const char *preset, const char *workload, int threads,
+		     char *const *user, int nuser, int thread_state)
+{
+	char err[512];
+	int n;
+
+	memset(in, 0, sizeof(*in));
+	in->sc = scenario_find("kmem");
+	if (!in->sc) {
+		CHECK(0, "scenario kmem not found");
+		return -1;
+	}
+	n = snprintf(in->label, sizeof(in->label), "%s/%s", preset, workload);
+	for (int i = 0; i < nuser && n > 0 && (size_t)n < sizeof(in->label); i++)
+		n += snprintf(in->label + n, sizeof(in->label) - (size_t)n, " %s", user[i]);
+	in->cfg = cfg_new(in->sc, preset_find(in->sc, preset), workload_find(in->sc, workload),
+			  threads, user, nuser, err, sizeof(err));
+	if (!in->cfg) {
+		CHECK(0, "%s: cfg_new: %s", in->label, err);
+		return -1;
+	}
+	in->shared = in->sc->setup(in->cfg, err, sizeof(err));
+	if (!in->shared) {
+		CHECK(0, "%s: setup: %s", in->label, err);
+		return -1;
+	}
+	n = in->sc->objects(in->shared, in->obj, NOBJ);
+	CHECK_EQ("objects()", n, NOBJ);
+	if (n != NOBJ)
+		return -1;
+	for (int i = 0; i < NLEVELS; i++)
+		CHECK(!strcmp(in->obj[i].name, level_names[i]), "object %d is %s", i,
+		      in->obj[i].name);
+	if (thread_state) {
+		in->ts = in->sc->thread_setup(in->shared, 0);
+		CHECK(in->ts, "%s: thread_setup", in->label);
+		if (!in->ts)
+			return -1;
+	}
+	return 0;
+}
+
+static void inst_close(struct inst *in)
+{
+	if (in->ts)
+		in->sc->thread_teardown(in->shared, in->ts);
+	if (in->shared)
+		in->sc->teardown(in->shared);
+	cfg_free(in->cfg);
+	memset(in, 0, sizeof(*in));
+}
+
+static pc_word *word(const struct bench_object *o, const char *path)
+{
+	long off = layout_offset(o->layout, o->sname, path);
+
+	if (off < 0) {
+		fprintf(stderr, "FATAL: layout %s has no %s.%s\n", o->layout->name, o->sname, path);
+		exit(2);
+	}
+	return (pc_word *)((char *)o->base + off);
+}
+
+static long val(const struct bench_object *o, const char *path)
+{
+	return atomic_load(word(o, path));
+}
+
+static long cval(const struct inst *in, int lv, int c, const char *field)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "%s.%s", ctr_names[c], field);
+	return val(&in->obj[lv], path);
+}
+
+static long threshold(const struct inst *in)
+{
+	return val(&in->obj[NLEVELS], "stats_flush_threshold");
+}
+
+/* ---- 1. layouts ---- */
+
+static void test_layouts(void)
+{
+	static const struct {
+		const char *layout, *path;
+		long off;
+	} want[] = {
+	    {"v6.0", "css.parent", 192},  {"v6.0", "memory", 208},
+	    {"v6.0", "swap", 320},	  {"v6.0", "kmem", 432},
+	    {"v6.0", "tcpmem", 544},	  {"v6.0", "high_work", 656},
+	    {"v6.0", "kmem.usage", 432},  {"v6.0", "kmem.children_low_usage", 512},
+	    {"v6.0", "kmem.parent", 536}, {"v6.0", "tcpmem.usage", 544},
+	    {"v6.0", "tcpmem.high", 568}, {"v6.1", "memory", 256},
+	    {"v6.1", "swap", 448},	  {"v6.1", "kmem", 640},
+	    {"v6.1", "kmem.usage", 640},  {"v6.1", "tcpmem", 832},
+	};
+	char what[300];
+
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		char p[64], *user[] = {p};
+		struct inst in;
+
+		snprintf(p, sizeof(p), "layout=%s", want[i].layout);
+		if (inst_open(&in, "a8c49af3be", "pair", 1, user, 1, 0)) {
+			inst_close(&in);
+			continue;
+		}
+		snprintf(what, sizeof(what), "layout %s: mem_cgroup.%s", want[i].layout,
+			 want[i].path);
+		CHECK_EQ(what, layout_offset(in.obj[0].layout, "mem_cgroup", want[i].path),
+			 want[i].off);
+		for (int lv = 0; lv < NLEVELS; lv++)
+			CHECK((uintptr_t)in.obj[lv].base % 4096 == 0, "%s: %s not 4096-aligned",
+			      in.label, level_names[lv]);
+		inst_close(&in);
+	}
+	/* v6.0, section 1.4: kmem's last four words and tcpmem's first four share line 8. */
+	{
+		struct inst in;
+
+		if (!inst_open(&in, "a8c49af3be", "pair", 1, NULL, 0, 0)) {
+			const struct layout *l = in.obj[0].layout;
+
+			CHECK(layout_offset(l, "mem_cgroup", "kmem.children_low_usage") / 64 == 8 &&
+				  layout_offset(l, "mem_cgroup", "tcpmem.high") / 64 == 8 &&
+				  layout_offset(l, "mem_cgroup", "kmem.usage") / 64 == 6,
+			      "v6.0: kmem/tcpmem lines");
+		}
+		inst_close(&in);
+	}
+}
+
+/* ---- 2. the reference ---- */
+
+struct rstock {
+	int cached;
+	long nr;
+};
+
+struct kref {
+	struct ref_pc *c[NCTR][NLEVELS];
+	struct rstock stock, ustock;
+	long batch, x, thr, ncpus;
+	int v1, stat, counter, split, uncond, cond;
+};
+
+static void kref_open(struct kref *r, const struct bench_cfg *cfg, long preload)
+{
+	const long min = bench_long(cfg, "min");
+
+	memset(r, 0, sizeof(*r));
+	r->v1 = !strcmp(bench_str(cfg, "cgroup"), "v1");
+	r->stat = !strcmp(bench_str(cfg, "kmem_stat"), "on");
+	r->counter = r->v1 && !strcmp(bench_str(cfg, "kmem_counter"), "on");
+	r->split = !strcmp(bench_workload_name(cfg), "split");
+	r->uncond = !strcmp(bench_str(cfg, "flush"), "unconditional");
+	r->cond = !strcmp(bench_str(cfg, "propagate"), "cond-xchg");
+	r->batch = bench_long(cfg, "batch");
+	r->ncpus = bench_threads(cfg);
+	for (int c = 0; c < NCTR; c++) {
+		for (int lv = 0; lv < NLEVELS; lv++)
+			r->c[c][lv] = bench_alloc(sizeof(struct ref_pc), 64);
+		ref_hierarchy(r->c[c], NLEVELS, c == C_MEMORY ? min : 0,
+			      c == C_MEMORY ? 2 * min : 0, c == C_MEMORY || r->v1 ? preload : 0,
+			      r->cond);
+	}
+}
+
+static void kref_close(struct kref *r)
+{
+	for (int c = 0; c < NCTR; c++)
+		for (int lv = 0; lv < NLEVELS; lv++)
+			bench_free(r->c[c][lv]);
+}
+
+static void kref_drain(struct kref *r, struct rstock *s)
+{
+	if (!s->cached)
+		return;
+	if (s->nr) {
+		ref_uncharge(r->c[C_MEMORY][LEAF], s->nr, r->cond);
+		if (r->v1)
+			ref_uncharge(r->c[C_SWAP][LEAF], s->nr, r->cond);
+		s->nr = 0;
+	}
+	s->cached = 0;
+}
+
+static void kref_refill(struct kref *r, struct rstock *s, long n)
+{
+	if (!s->cached)
+		s->cached = 1;
+	s->nr += n;
+	if (s->nr > r->batch)
+		kref_drain(r, s);
+}
+
+static void kref_stat(struct kref *r, long v)
+{
+	r->x += v < 0 ? -v : v;
+	if (r->x > r->batch) {
+		if (r->uncond || r->thr <= r->ncpus)
+			r->thr += r->x / r->batch;
+		r->x = 0;
+	}
+}
+
+/* One op: charge n (stock, else a batch to memsw+memory), account kmem, then undo it. */
+static void kref_op(struct kref *r, long n)
+{
+	long b = n > r->batch ? n : r->batch;
+
+	if (n <= r->batch && r->stock.cached && r->stock.nr >= n) {
+		r->stock.nr -= n;
+	} else {
+		if (r->v1)
+			CHECK(!ref_try_charge(r->c[C_SWAP][LEAF], b, r->cond), "reference memsw");
+		CHECK(!ref_try_charge(r->c[C_MEMORY][LEAF], b, r->cond), "reference memory");
+		if (b > n)
+			kref_refill(r, &r->stock, b - n);
+	}
+	if (r->stat)
+		kref_stat(r, n);
+	if (r->counter)
+		CHECK(!ref_try_charge(r->c[C_KMEM][LEAF], n, r->cond), "reference kmem");
+	if (r->stat)
+		kref_stat(r, -n);
+	if (r->counter)
+		ref_uncharge(r->c[C_KMEM][LEAF], n, r->cond);
+	kref_refill(r, r->split ? &r->ustock : &r->stock, n);
+}
+
+static const struct {
+	const char *name;
+	size_t off;
+} ref_fields[] = {
+#define R(f)                                                                                       \
+	{                                                                                          \
+#f, offsetof(struct ref_pc, f)                                                     \
+	}
+    R(usage),
+    R(min_usage),
+    R(low_usage),
+    R(children_min_usage),
+    R(children_low_usage),
+    R(watermark),
+    R(failcnt),
+    R(min),
+    R(low),
+    R(max),
+#undef R
+};
+
+static void compare(const struct inst *in, const struct kref *r, const char *when)
+{
+	for (int c = 0; c < NCTR; c++)
+		for (int lv = 0; lv < NLEVELS; lv++)
+			for (size_t f = 0; f < ARRAY_SIZE(ref_fields); f++) {
+				long got = cval(in, lv, c, ref_fields[f].name);
+				long exp = atomic_load(
+				    (atomic_long *)((char *)r->c[c][lv] + ref_fields[f].off));
+
+				CHECK(got == exp, "%s, %s: %s %s.%s = %ld, reference %ld",
+				      in->label, when, level_names[lv], ctr_names[c],
+				      ref_fields[f].name, got, exp);
+			}
+	CHECK(threshold(in) == r->thr, "%s, %s: stats_flush_threshold %ld, reference %ld",
+	      in->label, when, threshold(in), r->thr);
+}
+
+static void test_reference(const char *preset, const char *workload, long nr, const char *flush)
+{
+	static const long ks[] = {1, 7, 33, 100, 1100};
+	char p1[32], p2[32], *user[] = {p1, p2};
+	struct inst in;
+	struct kref r;
+	char when[96], what[300];
+	long done = 0;
+
+	snprintf(p1, sizeof(p1), "nr=%ld", nr);
+	snprintf(p2, sizeof(p2), "flush=%s", flush);
+	if (inst_open(&in, preset, workload, 1, user, 2, 1)) {
+		inst_close(&in);
+		return;
+	}
+	kref_open(&r, in.cfg, PRELOAD);
+	compare(&in, &r, "after setup");
+	for (size_t i = 0; i < ARRAY_SIZE(ks); i++) {
+		CHECK_EQ("run() return", in.sc->run(in.shared, in.ts, (uint64_t)(ks[i] - done)),
+			 ks[i] - done);
+		for (; done < ks[i]; done++)
+			kref_op(&r, nr);
+		snprintf(when, sizeof(when), "after %ld ops", done);
+		compare(&in, &r, when);
+	}
+	in.sc->thread_teardown(in.shared, in.ts);
+	in.ts = NULL;
+	kref_drain(&r, &r.stock);
+	kref_drain(&r, &r.ustock);
+	compare(&in, &r, "after thread_teardown");
+	for (int c = 0; c < NCTR; c++)
+		for (int lv = 0; lv < NLEVELS; lv++) {
+			snprintf(what, sizeof(what), "%s after thread_teardown: %s %s.usage",
+				 in.label, level_names[lv], ctr_names[c]);
+			CHECK_EQ(what, cval(&in, lv, c, "usage"),
+				 c == C_MEMORY || r.v1 ? PRELOAD : 0);
+		}
+	kref_close(&r);
+	inst_close(&in);
+}
+
+/* ---- 3. the atomic inventory ---- */
+
+static struct {
+	const volatile void *usage[NCTR][NLEVELS], *thresh;
+	long rmw[NCTR][NLEVELS], thresh_ops[PC_OP_COUNT];
+} tr;
+
+static void inv_hook(enum pc_op op, const volatile void *addr, unsigned size, const char *site)
+{
+	(void)size;
+	(void)site;
+	if (addr == tr.thresh) {
+		tr.thresh_ops[op]++;
+		return;
+	}
+	if (op != PC_OP_ADD_RETURN && op != PC_OP_ADD)
+		return;
+	for (int c = 0; c < NCTR; c++)
+		for (int lv = 0; lv < NLEVELS; lv++)
+			if (tr.usage[c][lv] == addr)
+				tr.rmw[c][lv]++;
+}
+
+static void test_inventory(const char *preset, const char *workload)
+{
+	const int split = !strcmp(workload, "split");
+	const long ops = split ? 1056 : 64;
+	struct inst in;
+	char what[300];
+	int v1, stat, counter;
+
+	if (inst_open(&in, preset, workload, 1, NULL, 0, 1)) {
+		inst_close(&in);
+		return;
+	}
+	v1 = !strcmp(bench_str(in.cfg, "cgroup"), "v1");
+	stat = !strcmp(bench_str(in.cfg, "kmem_stat"), "on");
+	counter = v1 && !strcmp(bench_str(in.cfg, "kmem_counter"), "on");
+	memset(&tr, 0, sizeof(tr));
+	for (int c = 0; c < NCTR; c++)
+		for (int lv = 0; lv < NLEVELS; lv++) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "%s.usage", ctr_names[c]);
+			tr.usage[c][lv] = word(&in.obj[lv], path);
+		}
+	tr.thresh = word(&in.obj[NLEVELS], "stats_flush_threshold");
+	if (!split) /* pair: warm the stock first */
+		in.sc->run(in.shared, in.ts, 1);
+	pc_trace_hook = inv_hook;
+	in.sc->run(in.shared, in.ts, (uint64_t)ops);
+	pc_trace_hook = NULL;
+	for (int c = 0; c < NCTR; c++)
+		for (int lv = 0; lv < NLEVELS; lv++) {
+			long exp;
+
+			if (c == C_KMEM)
+				exp = counter ? 2 * ops : 0;
+			else if (c == C_SWAP && !v1)
+				exp = 0;
+			else
+				exp = split ? 65 : 0;
+			snprintf(what, sizeof(what), "%s: %s %s.usage atomic RMW in %ld ops",
+				 in.label, level_names[lv], ctr_names[c], ops);
+			CHECK_EQ(what, tr.rmw[c][lv], exp);
+		}
+	snprintf(what, sizeof(what), "%s: stats_flush_threshold loads in %ld ops", in.label, ops);
+	if (stat)
+		CHECK(tr.thresh_ops[PC_OP_LOAD] >= 2 * ops / 33 - 1 &&
+			  tr.thresh_ops[PC_OP_LOAD] <= 2 * ops / 33 + 1,
+		      "%s: %ld", what, tr.thresh_ops[PC_OP_LOAD]);
+	else
+		CHECK_EQ(what, tr.thresh_ops[PC_OP_LOAD] + tr.thresh_ops[PC_OP_ADD], 0);
+	printf("%s: %ld ops: RMW on leaf memory %ld, memsw %ld, kmem %ld; stats_flush_threshold "
+	       "%ld loads %ld adds\n",
+	       in.label, ops, tr.rmw[C_MEMORY][LEAF], tr.rmw[C_SWAP][LEAF], tr.rmw[C_KMEM][LEAF],
+	       tr.thresh_ops[PC_OP_LOAD], tr.thresh_ops[PC_OP_ADD]);
+	inst_close(&in);
+}
+
+/* ---- 4. concurrency ---- */
+
+struct crun {
+	const struct scenario *sc;
+	void *shared;
+	pthread_barrier_t bar;
+	atomic_int started;
+};
+
+struct cworker_arg {
+	struct crun *r;
+	int tid;
+};
+
+static void *cworker(void *p)
+{
+	struct cworker_arg *a = p;
+	struct crun *r = a->r;
+	void *ts = r->sc->thread_setup(r->shared, a->tid);
+
+	pthread_barrier_wait(&r->bar);
+	if (!ts)
+		return NULL;
+	for (long done = 0; done < OPS || atomic_load(&r->started) < THREADS; done += CHUNK) {
+		r->sc->run(r->shared, ts, CHUNK);
+		if (!done)
+			atomic_fetch_add(&r->started, 1);
+	}
+	r->sc->thread_teardown(r->shared, ts);
+	return NULL;
+}
+
+static void test_concurrent(const char *preset, const char *workload)
+{
+	struct cworker_arg args[THREADS];
+	pthread_t t[THREADS];
+	struct crun r = {0};
+	struct inst in;
+	char what[300];
+	int v1;
+
+	if (inst_open(&in, preset, workload, THREADS, NULL, 0, 0)) {
+		inst_close(&in);
+		return;
+	}
+	v1 = !strcmp(bench_str(in.cfg, "cgroup"), "v1");
+	r.sc = in.sc;
+	r.shared = in.shared;
+	pthread_barrier_init(&r.bar, NULL, THREADS);
+	for (int i = 0; i < THREADS; i++) {
+		args[i] = (struct cworker_arg){&r, i};
+		if (pthread_create(&t[i], NULL, cworker, &args[i])) {
+			fprintf(stderr, "FATAL: pthread_create\n");
+			exit(2);
+		}
+	}
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&r.bar);
+	for (int c = 0; c < NCTR; c++)
+		for (int lv = 0; lv < NLEVELS; lv++) {
+			long cmin = lv + 1 < NLEVELS ? cval(&in, lv + 1, c, "min_usage") : 0;
+			long clow = lv + 1 < NLEVELS ? cval(&in, lv + 1, c, "low_usage") : 0;
+
+			snprintf(what, sizeof(what), "%s x%d: %s %s.usage", in.label, THREADS,
+				 level_names[lv], ctr_names[c]);
+			CHECK_EQ(what, cval(&in, lv, c, "usage"),
+				 c == C_MEMORY || v1 ? PRELOAD : 0);
+			snprintf(what, sizeof(what), "%s x%d: %s %s.failcnt", in.label, THREADS,
+				 level_names[lv], ctr_names[c]);
+			CHECK_EQ(what, cval(&in, lv, c, "failcnt"), 0);
+			snprintf(what, sizeof(what), "%s x%d: %s %s.min_usage", in.label, THREADS,
+				 level_names[lv], ctr_names[c]);
+			CHECK_EQ(what, cval(&in, lv, c, "min_usage"),
+				 c == C_MEMORY && lv == 1 ? MIN_PAGES : 0);
+			snprintf(what, sizeof(what), "%s x%d: %s %s.low_usage", in.label, THREADS,
+				 level_names[lv], ctr_names[c]);
+			CHECK_EQ(what, cval(&in, lv, c, "low_usage"),
+				 c == C_MEMORY && lv == 1 ? 2 * MIN_PAGES : 0);
+			snprintf(what, sizeof(what), "%s x%d: %s %s.children_min_usage vs child",
+				 in.label, THREADS, level_names[lv], ctr_names[c]);
+			CHECK_EQ(what, cval(&in, lv, c, "children_min_usage"), cmin);
+			snprintf(what, sizeof(what), "%s x%d: %s %s.children_low_usage vs child",
+				 in.label, THREADS, level_names[lv], ctr_names[c]);
+			CHECK_EQ(what, cval(&in, lv, c, "children_low_usage"), clow);
+		}
+	/* Capped: added to only while <= THREADS, each thread at most once past that. */
+	if (!strcmp(bench_str(in.cfg, "kmem_stat"), "on"))
+		CHECK(threshold(&in) > 0 && threshold(&in) <= 2 * THREADS,
+		      "%s: stats_flush_threshold %ld", in.label, threshold(&in));
+	printf("%s x%d: %d+ ops per thread, counters back at preload, stats_flush_threshold "
+	       "%ld\n",
+	       in.label, THREADS, OPS, threshold(&in));
+	inst_close(&in);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const presets[] = {"a8c49af3be", "no-kmem-counter", "no-kmem-stat",
+					      "v2"};
+	static const char *const workloads[] = {"pair", "split"};
+	static const long nrs[] = {1, 3, 40};
+
+	(void)argc;
+	(void)argv;
+	test_layouts();
+	for (size_t p = 0; p < ARRAY_SIZE(presets); p++)
+		for (size_t w = 0; w < ARRAY_SIZE(workloads); w++) {
+			for (size_t n = 0; n < ARRAY_SIZE(nrs); n++)
+				test_reference(presets[p], workloads[w], nrs[n],
+					       n == 1 ? "unconditional" : "capped");
+			test_inventory(presets[p], workloads[w]);
+			test_concurrent(presets[p], workloads[w]);
+		}
+	if (failures) {
+		fprintf(stderr, "test_kmem: %d failure(s)\n", failures);
+		return 1;
+	}
+	printf("test_kmem: all checks passed\n");
+	return 0;
+}

@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_per_node.c - the per_node scenario through the public scenario API, linked with the
+ * tracing build of the scenarios (every shared access reaches pc_trace_hook):
+ *
+ *  1. the computed layouts: every offset of kernel-memcg.md table 5.3 for x86_64,
+ *     LRU_GEN=n, ZSWAP=y, MAX_NR_ZONES=5 (70a64b7919cb and the fix), and what the knobs do:
+ *     zones=4 shrinks lru_zone_size to 160 B, lru_gen=on grows struct lruvec by lrugen and
+ *     mm_state, v6.0 embeds the 656-byte lruvec_stats; the per-node struct is allocated as
+ *     kmalloc would (440 B -> 512-aligned);
+ *  2. the hot-line report (describe) of regressed and fixed, line by line;
+ *  3. sequentially: after k operations lru_zone_size[NORMAL][lru] and the list length are
+ *     min(k, depth), the list is well linked, the accesses per operation are the expected
+ *     ones (2 lock/unlock, 4 reads of each hot pointer, no atomic RMW on the struct) and
+ *     stats_flush_threshold matches a hand simulation of memcg_rstat_updated;
+ *  4. concurrently: THREADS threads x OPS operations leave THREADS x depth pages on a
+ *     well-linked list, lru_zone_size back to 0 and the list empty after thread_teardown,
+ *     and a holder counter driven by the trace hook never sees lru_lock held twice (the
+ *     checker itself is shown to catch an overlap).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define NR_LRU 5
+#define ZONE_NORMAL 2
+#define THREADS 4
+#define OPS 20000
+#define CHUNK 500
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+#define CHECK_EQ(what, actual, expected)                                                           \
+	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
+	      (long)(actual), (long)(expected))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct inst {
+	const struct scenario *sc;
+	struct bench_cfg *cfg;
+	void *shared;
+	struct bench_object obj[THREADS + 1];
+	int nobj;
+	char label[200];
+};
+
+static int inst_open(struct inst *in, const char *preset, const char *workload, int threads,
+		     char *const *user, int nuser)
+{
+	char err[512];
+	int n;
+
+	memset(in, 0, sizeof(*in));
+	in->sc = scenario_find("per_node");
+	if (!in->sc) {
+		CHECK(0, "scenario per_node not found");
+		return -1;
+	}
+	n = snprintf(in->label, sizeof(in->label), "%s/%s x%d", preset, workload, threads);
+	for (int i = 0; i < nuser && n > 0 && (size_t)n < sizeof(in->label); i++)
+		n += snprintf(in->label + n, sizeof(in->label) - (size_t)n, " %s", user[i]);
+	in->cfg = cfg_new(in->sc, preset_find(in->sc, preset), workload_find(in->sc, workload),
+			  threads, user, nuser, err, sizeof(err));
+	if (!in->cfg) {
+		CHECK(0, "%s: cfg_new: %s", in->label, err);
+		return -1;
+	}
+	in->shared = in->sc->setup(in->cfg, err, sizeof(err));
+	if (!in->shared) {
+		CHECK(0, "%s: setup: %s", in->label, err);
+		return -1;
+	}
+	in->nobj = in->sc->objects(in->shared, in->obj, (int)ARRAY_SIZE(in->obj));
+	return 0;
+}
+
+static void inst_close(struct inst *in)
+{
+	if (in->shared)
+		in->sc->teardown(in->shared);
+	cfg_free(in->cfg);
+	memset(in, 0, sizeof(*in));
+}
+
+/* off - offset of @path in struct @sname of object 0's layout; fatal when missing. */
+static long off(const struct inst *in, const char *sname, const char *path)
+{
+	long o = layout_offset(in->obj[0].layout, sname, path);
+
+	if (o < 0) {
+		fprintf(stderr, "FATAL: %s: layout %s has no %s.%s\n", in->label,
+			in->obj[0].layout->name, sname, path);
+		exit(2);
+	}
+	return o;
+}
+
+static long pn_off(const struct inst *in, const char *path)
+{
+	return off(in, "mem_cgroup_per_node", path);
+}
+
+/* field_size - size of field @name of struct @sname (-1 when missing). */
+static long field_size(const struct inst *in, const char *sname, const char *name)
+{
+	const struct layout_struct *s = layout_find_struct(in->obj[0].layout, sname);
+
+	for (int i = 0; s && i < s->nfields; i++)
+		if (!strcmp(s->fields[i].name, name))
+			return (long)s->fields[i].size;
+	return -1;
+}
+
+static long struct_size(const struct inst *in, const char *sname)
+{
+	const struct layout_struct *s = layout_find_struct(in->obj[0].layout, sname);
+
+	return s ? (long)s->size : -1;
+}
+
+/* ---- 1. offsets ---- */
+
+struct expect {
+	const char *sname, *path;
+	long value; /* offset, or size when path starts with "sizeof " */
+};
+
+static void check_expect(const struct inst *in, const struct expect *e, size_t n)
+{
+	char what[300];
+
+	for (size_t i = 0; i < n; i++) {
+		long got;
+
+		if (!strcmp(e[i].path, "sizeof"))
+			got = struct_size(in, e[i].sname);
+		else if (!strncmp(e[i].path, "sizeof ", 7))
+			got = field_size(in, e[i].sname, e[i].path + 7);
+		else
+			got = off(in, e[i].sname, e[i].path);
+		snprintf(what, sizeof(what), "%s: %s %s", in->label, e[i].sname, e[i].path);
+		CHECK_EQ(what, got, e[i].value);
+	}
+}
+
+#define PN "mem_cgroup_per_node"
+
+/* kernel-memcg.md 5.3: struct lruvec, x86_64, MEMCG=y, LRU_GEN=n, ZSWAP=y. */
+static const struct expect lruvec_53[] = {
+    {"lruvec", "sizeof", 152},		{"lruvec", "lists", 0},
+    {"lruvec", "sizeof lists", 80},	{"lruvec", "lru_lock", 80},
+    {"lruvec", "anon_cost", 88},	{"lruvec", "file_cost", 96},
+    {"lruvec", "nonresident_age", 104}, {"lruvec", "refaults", 112},
+    {"lruvec", "sizeof refaults", 16},	{"lruvec", "flags", 128},
+    {"lruvec", "pgdat", 136},		{"lruvec", "zswap_lruvec_state", 144},
+};
+
+/* Table 5.3, "before fix (70a64b7919cb)". */
+static const struct expect regressed_53[] = {
+    {PN, "memcg", 432},
+    {PN, "lruvec_stats_percpu", 152},
+    {PN, "lruvec_stats", 160},
+    {PN, "shrinker_info", 384},
+    {PN, "tree_node", 392},
+    {PN, "sizeof tree_node", 24},
+    {PN, "usage_in_excess", 416},
+    {PN, "on_tree", 424},
+    {PN, "lruvec", 0},
+    {PN, "sizeof lruvec", 152},
+    {PN, "lru_zone_size", 168},
+    {PN, "sizeof lru_zone_size", 200},
+    {PN, "iter", 368},
+    {PN, "sizeof iter", 16},
+    {PN, "lruvec.lru_lock", 80},
+    {PN, "sizeof", 440},
+};
+
+/* Table 5.3, "after fix". */
+static const struct expect fixed_53[] = {
+    {PN, "memcg", 0},
+    {PN, "lruvec_stats_percpu", 8},
+    {PN, "lruvec_stats", 16},
+    {PN, "shrinker_info", 24},
+    {PN, "tree_node", 32},
+    {PN, "usage_in_excess", 56},
+    {PN, "on_tree", 64},
+    {PN, "lruvec", 72},
+    {PN, "lruvec.lru_lock", 152},
+    {PN, "lru_zone_size", 224},
+    {PN, "iter", 424},
+    {PN, "sizeof", 440},
+};
+
+/*
+ * The knobs, computed by hand with the C rules. zones=4: lru_zone_size is 4 x 5 x 8 = 160 B,
+ * so everything after it moves up by 40. lru_gen=on: struct lru_gen_folio is 8 + 16 + 32 +
+ * folios (4 gens x 2 types x zones x 16) + nr_pages (4 x 2 x zones x 8) + 64 + 64 + 48 + 64 +
+ * 64 + 3 bytes of bool/u8 padded to 8 + 16 = 1344 B with 5 zones (1152 with 4);
+ * struct lru_gen_mm_state is 8 + 8 + 8 + 16 + 48 = 88; struct lruvec = 136 + lrugen +
+ * mm_state + pgdat 8 + zswap 8. v6.0: no zswap state (lruvec 144) and the embedded
+ * lruvec_stats of 2 x 41 longs = 656 B.
+ */
+static const struct expect regressed_z4[] = {
+    {PN, "lru_zone_size", 168}, {PN, "sizeof lru_zone_size", 160},
+    {PN, "iter", 328},		{PN, "shrinker_info", 344},
+    {PN, "memcg", 392},		{PN, "sizeof", 400},
+};
+static const struct expect fixed_z4[] = {
+    {PN, "lruvec", 72}, {PN, "lru_zone_size", 224}, {PN, "sizeof lru_zone_size", 160},
+    {PN, "iter", 384},	{PN, "sizeof", 400},
+};
+static const struct expect regressed_lrugen[] = {
+    {"lru_gen_folio", "sizeof", 1344},
+    {"lru_gen_mm_state", "sizeof", 88},
+    {"lruvec", "lrugen", 136},
+    {"lruvec", "mm_state", 1480},
+    {"lruvec", "pgdat", 1568},
+    {"lruvec", "zswap_lruvec_state", 1576},
+    {"lruvec", "sizeof", 1584},
+    {PN, "lruvec.lru_lock", 80},
+    {PN, "lruvec_stats_percpu", 1584},
+    {PN, "lruvec_stats", 1592},
+    {PN, "lru_zone_size", 1600},
+    {PN, "memcg", 1864},
+    {PN, "sizeof", 1872},
+};
+static const struct expect fixed_lrugen_z4[] = {
+    {"lru_gen_folio", "sizeof", 1152},
+    {"lruvec", "sizeof", 1392},
+    {PN, "lruvec", 72},
+    {PN, "lruvec.lru_lock", 152},
+    {PN, "lru_zone_size", 72 + 1392},
+    {PN, "iter", 72 + 1392 + 160},
+    {PN, "sizeof", 72 + 1392 + 160 + 16},
+};
+static const struct expect v60[] = {
+    {"lruvec", "sizeof", 144},
+    {"lruvec", "pgdat", 136},
+    {"lruvec_stats", "sizeof", 656},
+    {PN, "lruvec_stats_percpu", 144},
+    {PN, "lruvec_stats", 152},
+    {PN, "lru_zone_size", 808},
+    {PN, "iter", 1008},
+    {PN, "shrinker_info", 1024},
+    {PN, "tree_node", 1032},
+    {PN, "usage_in_excess", 1056},
+    {PN, "on_tree", 1064},
+    {PN, "memcg", 1072},
+    {PN, "sizeof", 1080},
+};
+
+static void test_offsets_one(const char *preset, char *const *user, int nuser,
+			     const struct expect *e, size_t n, long kmalloc)
+{
+	struct inst in;
+	char what[300];
+
+	if (inst_open(&in, preset, "shared", 1, user, nuser)) {
+		inst_close(&in);
+		return;
+	}
+	CHECK(in.nobj == 2, "%s: %d objects, want pn and stats_flush_threshold", in.label, in.nobj);
+	CHECK(!strcmp(in.obj[0].sname, PN), "%s: object 0 is a %s", in.label, in.obj[0].sname);
+	check_expect(&in, e, n);
+	snprintf(what, sizeof(what), "%s: per-node struct base %% kmalloc-%ld", in.label, kmalloc);
+	CHECK_EQ(what, (long)((uintptr_t)in.obj[0].base % (uintptr_t)kmalloc), 0);
+	inst_close(&in);
+}
+
+static void test_offsets(void)
+{
+	char *z4[] = {"zones=4"};
+	struct bench_cfg *cfg;
+	char *bad[] = {"lru_gen=on"}, err[512];
+	const struct scenario *sc = scenario_find("per_node");
+
+	test_offsets_one("regressed", NULL, 0, lruvec_53, ARRAY_SIZE(lruvec_53), 512);
+	test_offsets_one("fixed", NULL, 0, lruvec_53, ARRAY_SIZE(lruvec_53), 512);
+	test_offsets_one("regressed", NULL, 0, regressed_53, ARRAY_SIZE(regressed_53), 512);
+	test_offsets_one("fixed", NULL, 0, fixed_53, ARRAY_SIZE(fixed_53), 512);
+	test_offsets_one("regressed", z4, 1, regressed_z4, ARRAY_SIZE(regressed_z4), 512);
+	test_offsets_one("fixed", z4, 1, fixed_z4, ARRAY_SIZE(fixed_z4), 512);
+	test_offsets_one("regressed-lrugen", NULL, 0, regressed_lrugen,
+			 ARRAY_SIZE(regressed_lrugen), 2048);
+	test_offsets_one("fixed-lrugen", z4, 1, fixed_lrugen_z4, ARRAY_SIZE(fixed_lrugen_z4), 2048);
+	test_offsets_one("v6.0", NULL, 0, v60, ARRAY_SIZE(v60), 2048);
+	/* MGLRU arrived in v6.1: the v6.0 layout refuses lru_gen=on. */
+	cfg = cfg_new(sc, preset_find(sc, "v6.0"), workload_find(sc, "shared"), 1, bad, 1, err,
+		      sizeof(err));
+	CHECK(!cfg && strstr(err, "CONFIG_LRU_GEN"), "v6.0 with lru_gen=on: %s",
+	      cfg ? "accepted" : err);
+	cfg_free(cfg);
+}
+
+/* ---- 2. the hot-line report ---- */
+
+static char lines[16][1024];
+static int nlines;
+
+static void collect(void *arg, const char *line)
+{
+	(void)arg;
+	if (nlines < (int)ARRAY_SIZE(lines))
+		snprintf(lines[nlines++], sizeof(lines[0]), "%s", line);
+}
+
+static int has_line(const char *want)
+{
+	for (int i = 0; i < nlines; i++)
+		if (!strcmp(lines[i], want))
+			return 1;
+	return 0;
+}
+
+static void test_describe_one(const char *preset, char *const *user, int nuser,
+			      const char *const *want, size_t nwant)
+{
+	const struct scenario *sc = scenario_find("per_node");
+	struct bench_cfg *cfg;
+	char err[512];
+
+	cfg = cfg_new(sc, preset_find(sc, preset), workload_find(sc, "shared"), 1, user, nuser, err,
+		      sizeof(err));
+	if (!cfg) {
+		CHECK(0, "%s: cfg_new: %s", preset, err);
+		return;
+	}
+	nlines = 0;
+	sc->describe(cfg, collect, NULL);
+	printf("describe %s%s%s:\n", preset, nuser ? " " : "", nuser ? user[0] : "");
+	for (int i = 0; i < nlines; i++)
+		printf("  %s\n", lines[i]);
+	for (size_t i = 0; i < nwant; i++)
+		CHECK(has_line(want[i]), "%s: describe has no line \"%s\"", preset, want[i]);
+	cfg_free(cfg);
+}
+
+static void test_describe(void)
+{
+	static const char *const regressed[] = {
+	    "layout per_node-70a64b7919cb-z5: struct mem_cgroup_per_node 440 B in kmalloc-512",
+	    "hot-read: memcg 432 (line 6), lruvec_stats_percpu 152 (line 2), lruvec_stats 160 "
+	    "(line 2), lruvec.pgdat 136 (line 2)",
+	    "hot-written: lruvec.lru_lock 80 (line 1), lruvec.lists[inactive_anon] 0 (line 0), "
+	    "lru_zone_size[NORMAL][inactive_anon] 248 (line 3), lruvec.nonresident_age 104 "
+	    "(line 1), iter.position 368 (line 5), iter.generation 376 (line 5)",
+	    "64-byte lines shared by hot-read/hot-written: none",
+	    "128-byte pairs (adjacent-line prefetch) shared: bytes 128-255: lruvec_stats_percpu, "
+	    "lruvec_stats, lruvec.pgdat / lru_zone_size[NORMAL][inactive_anon]",
+	};
+	static const char *const fixed[] = {
+	    "layout per_node-fix-2024-z5: struct mem_cgroup_per_node 440 B in kmalloc-512",
+	    "64-byte lines shared by hot-read/hot-written: none",
+	    "128-byte pairs (adjacent-line prefetch) shared: bytes 0-127: memcg, "
+	    "lruvec_stats_percpu, lruvec_stats / lruvec.lists[inactive_anon]",
+	    "128-byte pairs (adjacent-line prefetch) shared: bytes 128-255: lruvec.pgdat / "
+	    "lruvec.lru_lock, lruvec.nonresident_age",
+	};
+	/* inactive_file: lru_zone_size[NORMAL][inactive_file] is at 264, out of 128-255. */
+	static const char *const regressed_file[] = {
+	    "64-byte lines shared by hot-read/hot-written: none",
+	    "128-byte pairs (adjacent-line prefetch) shared: none",
+	};
+	static const char *const lrugen[] = {
+	    "64-byte lines shared by hot-read/hot-written: none",
+	    "128-byte pairs (adjacent-line prefetch) shared: bytes 1792-1919: memcg / "
+	    "iter.position, iter.generation",
+	};
+	char *file[] = {"lru=inactive_file"};
+
+	test_describe_one("regressed", NULL, 0, regressed, ARRAY_SIZE(regressed));
+	test_describe_one("fixed", NULL, 0, fixed, ARRAY_SIZE(fixed));
+	test_describe_one("regressed", file, 1, regressed_file, ARRAY_SIZE(regressed_file));
+	test_describe_one("regressed-lrugen", NULL, 0, lrugen, ARRAY_SIZE(lrugen));
+}
+
+/*
+ * Every combination of the knobs: which 64-byte lines hold a hot-read and a hot-written
+ * field. Informative (printed); the presets' answers are asserted above.
+ */
+static void explore(void)
+{
+	static const char *const versions[] = {"70a64b7919cb", "fix-2024", "v6.0"};
+	static const char *const lrus[] = {"inactive_anon", "active_anon", "inactive_file",
+					   "active_file"};
+	const struct scenario *sc = scenario_find("per_node");
+	int shared64 = 0, total = 0;
+
+	for (size_t v = 0; v < ARRAY_SIZE(versions); v++)
+		for (int z = 4; z <= 5; z++)
+			for (int g = 0; g < 2; g++)
+				for (size_t l = 0; l < ARRAY_SIZE(lrus); l++) {
+					char p1[64], p2[32], p3[32], p4[64], err[512];
+					char *user[] = {p1, p2, p3, p4};
+					struct bench_cfg *cfg;
+
+					snprintf(p1, sizeof(p1), "layout=%s", versions[v]);
+					snprintf(p2, sizeof(p2), "zones=%d", z);
+					snprintf(p3, sizeof(p3), "lru_gen=%s", g ? "on" : "off");
+					snprintf(p4, sizeof(p4), "lru=%s", lrus[l]);
+					cfg = cfg_new(sc, preset_find(sc, "regressed"),
+						      workload_find(sc, "shared"), 1, user, 4, err,
+						      sizeof(err));
+					if (!cfg)
+						continue; /* v6.0 with lru_gen=on */
+					nlines = 0;
+					sc->describe(cfg, collect, NULL);
+					total++;
+					for (int i = 0; i < nlines; i++)
+						if (!strncmp(lines[i], "64-byte", 7) &&
+						    !strstr(lines[i], ": none")) {
+							shared64++;
+							printf("  %s %s %s %s: %s\n", p1, p2, p3,
+							       p4, lines[i]);
+						}
+					cfg_free(cfg);
+				}
+	printf("knob combinations with a 64-byte line shared by hot-read and hot-written "
+	       "fields: %d of %d\n",
+	       shared64, total);
+	CHECK(total == 3 * 2 * 2 * 4 - 2 * 4, "explored %d configurations", total);
+}
+
+/* ---- the list, read through the layout ---- */
+
+static long word_at(const char *base, long o)
+{
+	return atomic_load((pc_word *)(base + o));
+}
+
+/* list_check - length of the list at @head (-1 if broken); every node's next->prev is it. */
+static long list_check(const char *label, const char *head)
+{
+	const char *cur = head;
+	long n = 0;
+
+	for (;;) {
+		const char *next = (const char *)word_at(cur, 0);
+
+		if (!next || (const char *)word_at(next, 8) != cur) {
+			CHECK(0, "%s: list broken after %ld nodes", label, n);
+			return -1;
+		}
+		if (next == head)
+			return n;
+		cur = next;
+		if (++n > 1 << 24) {
+			CHECK(0, "%s: list does not come back to its head", label);
+			return -1;
+		}
+	}
+}
+
+/* ---- 3. sequential ---- */
+
+enum hot { H_MEMCG, H_PCPU, H_PGDAT, H_LOCK, H_ZONE, H_HEAD_NEXT, H_HEAD_PREV, H_THRESH, NHOT };
+static const char *const hot_names[NHOT] = {
+    "memcg",	     "lruvec_stats_percpu", "lruvec.pgdat", "lruvec.lru_lock",
+    "lru_zone_size", "head.next",	    "head.prev",    "stats_flush_threshold"};
+
+static struct {
+	const volatile void *addr[NHOT];
+	const char *pn_lo, *pn_hi;
+	long n[NHOT][PC_OP_COUNT];
+	long other_rmw; /* atomic RMW anywhere else in the per-node struct */
+} tr;
+
+static void seq_hook(enum pc_op op, const volatile void *addr, unsigned size, const char *site)
+{
+	(void)size;
+	(void)site;
+	for (int h = 0; h < NHOT; h++) {
+		if (tr.addr[h] == addr) {
+			tr.n[h][op]++;
+			return;
+		}
+	}
+	if ((const char *)addr >= tr.pn_lo && (const char *)addr < tr.pn_hi &&
+	    (op == PC_OP_ADD || op == PC_OP_ADD_RETURN || op == PC_OP_XCHG || op == PC_OP_CMPXCHG))
+		tr.other_rmw++;
+}
+
+/*
+ * rstat_sim - stats_flush_threshold after @k operations of one thread with @depth pages,
+ * simulated by hand: an op makes 2 stat updates of |1| (fault: NR_ANON_MAPPED and the LRU
+ * size), plus 2 when it first frees the oldest page (from op depth on); past the batch the
+ * global grows by x / batch while it is <= the thread count (1), or always.
+ */
+static long rstat_sim(long k, long depth, long batch, int unconditional)
+{
+	long x = 0, thr = 0;
+
+	for (long i = 0; i < k; i++)
+		for (int u = 0; u < (i >= depth ? 4 : 2); u++) {
+			if (++x > batch) {
+				if (unconditional || thr <= 1)
+					thr += x / batch;
+				x = 0;
+			}
+		}
+	return thr;
+}
+
+static void test_sequential(const char *preset, const char *flush)
+{
+	const long depth = 8, ks[] = {1, 5, 8, 9, 20, 100};
+	char fl[64], *user[] = {"depth=8", fl};
+	const struct scenario *sc;
+	struct inst in;
+	char what[300];
+	long done = 0, lists, zone, batch;
+	const char *pn;
+	void *ts;
+
+	snprintf(fl, sizeof(fl), "flush=%s", flush);
+	if (inst_open(&in, preset, "shared", 1, user, 2)) {
+		inst_close(&in);
+		return;
+	}
+	sc = in.sc;
+	pn = in.obj[0].base;
+	lists = pn_off(&in, "lruvec.lists");
+	zone = pn_off(&in, "lru_zone_size");
+	batch = bench_long(in.cfg, "batch");
+	memset(&tr, 0, sizeof(tr));
+	tr.addr[H_MEMCG] = pn + pn_off(&in, "memcg");
+	tr.addr[H_PCPU] = pn + pn_off(&in, "lruvec_stats_percpu");
+	tr.addr[H_PGDAT] = pn + pn_off(&in, "lruvec.pgdat");
+	tr.addr[H_LOCK] = pn + pn_off(&in, "lruvec.lru_lock");
+	tr.addr[H_ZONE] = pn + zone + 8 * ZONE_NORMAL * NR_LRU; /* [NORMAL][inactive_anon] */
+	tr.addr[H_HEAD_NEXT] = pn + lists;
+	tr.addr[H_HEAD_PREV] = pn + lists + 8;
+	tr.addr[H_THRESH] = in.obj[1].base;
+	tr.pn_lo = pn;
+	tr.pn_hi = pn + layout_find_struct(in.obj[0].layout, PN)->size;
+	ts = sc->thread_setup(in.shared, 0);
+	CHECK(ts, "%s: thread_setup", in.label);
+	if (!ts) {
+		inst_close(&in);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(ks); i++) {
+		long want = ks[i] < depth ? ks[i] : depth;
+
+		if (ks[i] == 100) { /* count the accesses of the ops 21..100 (steady state) */
+			memset(tr.n, 0, sizeof(tr.n));
+			tr.other_rmw = 0;
+			pc_trace_hook = seq_hook;
+		}
+		CHECK_EQ("run() return", sc->run(in.shared, ts, (uint64_t)(ks[i] - done)),
+			 ks[i] - done);
+		pc_trace_hook = NULL;
+		if (ks[i] == 100) {
+			const long ops = 80;
+			static const struct {
+				int h, op;
+				long per_op;
+			} inv[] = {
+			    {H_LOCK, PC_OP_LOCK, 2},	   {H_LOCK, PC_OP_UNLOCK, 2},
+			    {H_MEMCG, PC_OP_LOAD, 4},	   {H_PCPU, PC_OP_LOAD, 4},
+			    {H_PGDAT, PC_OP_LOAD, 4},	   {H_ZONE, PC_OP_LOAD, 2},
+			    {H_ZONE, PC_OP_STORE, 2},	   {H_HEAD_NEXT, PC_OP_LOAD, 1},
+			    {H_HEAD_NEXT, PC_OP_STORE, 1},
+			};
+
+			for (size_t j = 0; j < ARRAY_SIZE(inv); j++) {
+				snprintf(what, sizeof(what), "%s: %s %s per op", in.label,
+					 hot_names[inv[j].h], pc_op_name((enum pc_op)inv[j].op));
+				CHECK_EQ(what, tr.n[inv[j].h][inv[j].op], inv[j].per_op * ops);
+			}
+			for (int h = 0; h < H_THRESH; h++)
+				for (int op = 0; op < PC_OP_COUNT; op++) {
+					if (op == PC_OP_LOAD || op == PC_OP_STORE ||
+					    op == PC_OP_LOCK || op == PC_OP_UNLOCK)
+						continue;
+					snprintf(what, sizeof(what), "%s: %s %s", in.label,
+						 hot_names[h], pc_op_name((enum pc_op)op));
+					CHECK_EQ(what, tr.n[h][op], 0);
+				}
+			snprintf(what, sizeof(what), "%s: atomic RMW elsewhere in the struct",
+				 in.label);
+			CHECK_EQ(what, tr.other_rmw, 0);
+			/* 320 updates: about one threshold access per batch of them */
+			snprintf(what, sizeof(what), "%s: stats_flush_threshold loads", in.label);
+			CHECK(tr.n[H_THRESH][PC_OP_LOAD] <= 320 / batch + 1, "%s: %ld", what,
+			      tr.n[H_THRESH][PC_OP_LOAD]);
+		}
+		done = ks[i];
+		snprintf(what, sizeof(what),
+			 "%s after %ld ops: lru_zone_size[NORMAL][inactive_anon]", in.label, done);
+		CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), want);
+		for (int z = 0; z < 5; z++)
+			for (int l = 0; l < NR_LRU; l++) {
+				if (z == ZONE_NORMAL && l == 0)
+					continue;
+				snprintf(what, sizeof(what),
+					 "%s after %ld ops: lru_zone_size[%d][%d]", in.label, done,
+					 z, l);
+				CHECK_EQ(what, word_at(pn, zone + 8 * (z * NR_LRU + l)), 0);
+			}
+		snprintf(what, sizeof(what), "%s after %ld ops: inactive_anon list", in.label,
+			 done);
+		CHECK_EQ(what, list_check(what, pn + lists), want);
+		for (int l = 1; l < NR_LRU; l++) {
+			snprintf(what, sizeof(what), "%s after %ld ops: list %d", in.label, done,
+				 l);
+			CHECK_EQ(what, list_check(what, pn + lists + 16 * l), 0);
+		}
+		snprintf(what, sizeof(what), "%s after %ld ops: stats_flush_threshold", in.label,
+			 done);
+		CHECK_EQ(what, atomic_load((pc_word *)in.obj[1].base),
+			 rstat_sim(done, depth, batch, !strcmp(flush, "unconditional")));
+	}
+	sc->thread_teardown(in.shared, ts);
+	snprintf(what, sizeof(what), "%s after thread_teardown: lru_zone_size", in.label);
+	CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), 0);
+	snprintf(what, sizeof(what), "%s after thread_teardown: list", in.label);
+	CHECK_EQ(what, list_check(what, pn + lists), 0);
+	inst_close(&in);
+}
+
+/* ---- 4. concurrency, and the lock-holder checker ---- */
+
+static struct {
+	const volatile void *lock;
+	atomic_int holders, max_holders, violations;
+} lk;
+static _Thread_local int lk_state; /* 0: outside, 1: lock called, 2: inside, counted */
+
+/*
+ * holder_hook - pc_trace runs before each access, so a thread is inside lru_lock's critical
+ * section from its first access to anything but the lock word after PC_OP_LOCK (a spinning
+ * waiter reports loads of the lock word and a PC_OP_LOCK per new attempt) until its
+ * PC_OP_UNLOCK: count it there.
+ */
+static void holder_hook(enum pc_op op, const volatile void *addr, unsigned size, const char *site)
+{
+	(void)size;
+	(void)site;
+	if (addr == lk.lock && op == PC_OP_LOCK) {
+		lk_state = 1;
+		return;
+	}
+	if (addr == lk.lock && op == PC_OP_LOAD)
+		return;
+	if (addr == lk.lock && op == PC_OP_UNLOCK) {
+		if (lk_state == 2)
+			atomic_fetch_sub(&lk.holders, 1);
+		lk_state = 0;
+		return;
+	}
+	if (lk_state == 1) {
+		int h = atomic_fetch_add(&lk.holders, 1) + 1, m = atomic_load(&lk.max_holders);
+
+		while (h > m && !atomic_compare_exchange_weak(&lk.max_holders, &m, h))
+			;
+		if (h > 1)
+			atomic_fetch_add(&lk.violations, 1);
+		lk_state = 2;
+	}
+}
+
+static void *fake_holder(void *arg)
+{
+	static pc_word dummy;
+
+	(void)arg;
+	holder_hook(PC_OP_LOCK, lk.lock, 4, "fake");
+	holder_hook(PC_OP_LOAD, &dummy, 8, "fake");
+	return NULL;
+}
+
+/* The checker must catch two threads inside at once: two fake holders, never unlocked. */
+static void test_checker(void)
+{
+	static pc_lock fake_lock;
+	pthread_t t[2];
+
+	memset(&lk, 0, sizeof(lk));
+	lk.lock = &fake_lock;
+	for (int i = 0; i < 2; i++) {
+		pthread_create(&t[i], NULL, fake_holder, NULL);
+		pthread_join(t[i], NULL);
+	}
+	CHECK(atomic_load(&lk.violations) == 1 && atomic_load(&lk.max_holders) == 2,
+	      "holder checker: %d violations, %d max holders for two overlapping fake holders",
+	      atomic_load(&lk.violations), atomic_load(&lk.max_holders));
+}
+
+struct crun {
+	const struct scenario *sc;
+	void *shared;
+	pthread_barrier_t bar;
+	atomic_int started;
+	struct inst *in;
+	long depth;
+	int private_pn;
+};
+
+static void check_lists(struct crun *r, long per_pn)
+{
+	char what[300];
+
+	for (int i = 0; i < (r->private_pn ? THREADS : 1); i++) {
+		const char *pn = r->in->obj[i].base;
+		long lists = off(r->in, PN, "lruvec.lists"), zone = off(r->in, PN, "lru_zone_size");
+
+		snprintf(what, sizeof(what), "%s %s: lru_zone_size[NORMAL][inactive_anon]",
+			 r->in->label, r->in->obj[i].name);
+		CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), per_pn);
+		snprintf(what, sizeof(what), "%s %s: list length", r->in->label,
+			 r->in->obj[i].name);
+		CHECK_EQ(what, list_check(what, pn + lists), per_pn);
+	}
+}
+
+static void *cworker(void *arg)
+{
+	struct crun *r = ((struct crun **)arg)[0];
+	int tid = (int)(intptr_t)((void **)arg)[1];
+	void *ts = r->sc->thread_setup(r->shared, tid);
+
+	pthread_barrier_wait(&r->bar);
+	if (ts) {
+		for (long done = 0; done < OPS || atomic_load(&r->started) < THREADS;
+		     done += CHUNK) {
+			r->sc->run(r->shared, ts, CHUNK);
+			if (!done)
+				atomic_fetch_add(&r->started, 1);
+		}
+	}
+	pthread_barrier_wait(&r->bar);
+	if (tid == 0) /* every thread done, none torn down: depth pages each on the list */
+		check_lists(r, r->private_pn ? r->depth : THREADS * r->depth);
+	pthread_barrier_wait(&r->bar);
+	if (ts)
+		r->sc->thread_teardown(r->shared, ts);
+	else
+		CHECK(0, "thread_setup failed on thread %d", tid);
+	return NULL;
+}
+
+static void test_concurrent(const char *preset, const char *workload)
+{
+	char *user[] = {"depth=16"};
+	pthread_t t[THREADS];
+	void *args[THREADS][2];
+	struct crun r = {0};
+	struct inst in;
+
+	if (inst_open(&in, preset, workload, THREADS, user, 1)) {
+		inst_close(&in);
+		return;
+	}
+	r.sc = in.sc;
+	r.shared = in.shared;
+	r.in = &in;
+	r.depth = 16;
+	r.private_pn = !strcmp(workload, "private");
+	CHECK_EQ("objects()", in.nobj, r.private_pn ? THREADS + 1 : 2);
+	memset(&lk, 0, sizeof(lk));
+	lk.lock = (char *)in.obj[0].base + off(&in, PN, "lruvec.lru_lock");
+	pthread_barrier_init(&r.bar, NULL, THREADS);
+	pc_trace_hook = holder_hook;
+	for (int i = 0; i < THREADS; i++) {
+		args[i][0] = &r;
+		args[i][1] = (void *)(intptr_t)i;
+		if (pthread_create(&t[i], NULL, cworker, args[i])) {
+			fprintf(stderr, "FATAL: pthread_create\n");
+			exit(2);
+		}
+	}
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	pc_trace_hook = NULL;
+	pthread_barrier_destroy(&r.bar);
+	check_lists(&r, 0);
+	CHECK(atomic_load(&lk.violations) == 0 && atomic_load(&lk.max_holders) == 1,
+	      "%s: lru_lock held by %d threads at once (%d violations)", in.label,
+	      atomic_load(&lk.max_holders), atomic_load(&lk.violations));
+	printf("%s: %d threads x %d+ ops, lru_lock holders at most %d, lists checked\n", in.label,
+	       THREADS, OPS, atomic_load(&lk.max_holders));
+	inst_close(&in);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!scenario_find("per_node")) {
+		fprintf(stderr, "FAIL: scenario per_node not found\n");
+		return 1;
+	}
+	test_offsets();
+	test_describe();
+	explore();
+	test_sequential("regressed", "capped");
+	test_sequential("fixed", "capped");
+	test_sequential("regressed-lrugen", "unconditional");
+	test_sequential("v6.0", "capped");
+	test_checker();
+	test_concurrent("regressed", "shared");
+	test_concurrent("fixed", "shared");
+	test_concurrent("fixed-lrugen", "private");
+	if (failures) {
+		fprintf(stderr, "test_per_node: %d failure(s)\n", failures);
+		return 1;
+	}
+	printf("test_per_node: all checks passed\n");
+	return 0;
+}
