@@ -889,6 +889,21 @@ static int domains(struct sim *s, const struct topo *t, const int *pus, char *er
 	return 0;
 }
 
+/* vcpu_init - the coroutine of virtual CPU @i (getcontext kept out of model_run's frame). */
+static void vcpu_init(struct sim *s, int i)
+{
+	struct vcpu *v = &s->v[i];
+
+	v->stack = xmalloc(STACK_SIZE);
+	getcontext(&v->uc);
+	v->uc.uc_stack.ss_sp = v->stack;
+	v->uc.uc_stack.ss_size = STACK_SIZE;
+	v->uc.uc_link = &s->main_uc;
+	makecontext(&v->uc, (void (*)(void))vcpu_main, 1, i);
+	v->parked = -1;
+	s->active[s->nactive++] = i;
+}
+
 int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const struct topo *t,
 	      const int *pus, int threads, const struct model_opts *o, struct model_result *out)
 {
@@ -926,18 +941,8 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	s->nobj = traced->objects ? traced->objects(s->shared, s->objs, MAX_OBJECTS) : 0;
 	build_fields(s);
 
-	for (int i = 0; i < threads; i++) {
-		struct vcpu *v = &s->v[i];
-
-		v->stack = xmalloc(STACK_SIZE);
-		getcontext(&v->uc);
-		v->uc.uc_stack.ss_sp = v->stack;
-		v->uc.uc_stack.ss_size = STACK_SIZE;
-		v->uc.uc_link = &s->main_uc;
-		makecontext(&v->uc, (void (*)(void))vcpu_main, 1, i);
-		v->parked = -1;
-		s->active[s->nactive++] = i;
-	}
+	for (int i = 0; i < threads; i++)
+		vcpu_init(s, i);
 	cur_sim = s;
 	s->cur = threads - 1;
 	s->cur = pick(s);
@@ -967,9 +972,18 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	build_result(s, out);
 
 teardown:
-	for (int i = 0; i < threads; i++) /* an abandoned one may be inside an operation */
-		if (s->v[i].ts && (!s->v[i].started || s->v[i].stopped))
+	/*
+	 * An abandoned vCPU may be inside an operation: its thread_teardown (which may touch
+	 * shared state) is not run, only its block (bench_alloc'd, as every scenario's) freed.
+	 */
+	for (int i = 0; i < threads; i++) {
+		if (!s->v[i].ts)
+			continue;
+		if (!s->v[i].started || s->v[i].stopped)
 			traced->thread_teardown(s->shared, s->v[i].ts);
+		else
+			bench_free(s->v[i].ts);
+	}
 	traced->teardown(s->shared);
 fail:
 	if (!out->ok)
