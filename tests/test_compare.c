@@ -25,29 +25,9 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "check.h"
 
-static int failures;
 static char fixtures[4096];
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "FAIL: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	failures++;
-}
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond))                                                                       \
-			fail(__VA_ARGS__);                                                         \
-	} while (0)
 
 static char *slurp(const char *path, size_t *len)
 {

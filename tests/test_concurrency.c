@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "check.h"
 
 #define NLEVELS 4 /* root, L1, L2, L3 */
 #define MIN_PAGES 256
@@ -19,24 +20,6 @@
 #define THREADS 4
 #define OPS 100000 /* per thread, at least */
 #define CHUNK 1000
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_EQ(what, actual, expected)                                                           \
-	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
-	      (long)(actual), (long)(expected))
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 

@@ -11,17 +11,7 @@
 #include <sys/wait.h>
 
 #include "csv.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL: " __VA_ARGS__);                                     \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 static struct csv_table *run(const char *pcbench, const char *dir, const char *name,
 			     const char *args, int *rc)
@@ -29,8 +19,8 @@ static struct csv_table *run(const char *pcbench, const char *dir, const char *n
 	char cmd[2048], path[1024], err[1024];
 	struct csv_table *t;
 
-	snprintf(cmd, sizeof(cmd), "%s %s -o %s/%s >%s/%s.out 2>%s/%s.err", pcbench, args, dir, name,
-		 dir, name, dir, name);
+	snprintf(cmd, sizeof(cmd), "%s %s -o %s/%s >%s/%s.out 2>%s/%s.err", pcbench, args, dir,
+		 name, dir, name, dir, name);
 	*rc = system(cmd);
 	*rc = WEXITSTATUS(*rc);
 	snprintf(path, sizeof(path), "%s/%s/results.csv", dir, name);
@@ -83,8 +73,8 @@ int main(void)
 	CHECK(rc == 0 && t && t->nrows == 1, "--events auto: exit %d", rc);
 	if (t && t->nrows == 1) {
 		CHECK(!strcmp(cell(t, 0, "status"), "ok"), "auto: status %s", cell(t, 0, "status"));
-		for (const char *const *e = (const char *const[]){"hitm_local", "hitm_remote", "cycles",
-								 "llc_miss", NULL};
+		for (const char *const *e = (const char *const[]){"hitm_local", "hitm_remote",
+								  "cycles", "llc_miss", NULL};
 		     *e; e++) {
 			char col[64];
 

@@ -17,28 +17,7 @@
 
 #include "context.h"
 #include "csv.h"
-
-static int failures;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "FAIL: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	failures++;
-}
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond))                                                                       \
-			fail(__VA_ARGS__);                                                         \
-	} while (0)
+#include "check.h"
 
 static char *tmpfile_path(void)
 {

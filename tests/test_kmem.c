@@ -25,6 +25,7 @@
 
 #include "harness.h"
 #include "pc_ref.h"
+#include "check.h"
 
 #define NLEVELS 4
 #define LEAF (NLEVELS - 1)
@@ -34,24 +35,6 @@
 #define CHUNK 1000
 #define PRELOAD 65536
 #define MIN_PAGES 256
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_EQ(what, actual, expected)                                                           \
-	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
-	      (long)(actual), (long)(expected))
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 enum { C_MEMORY, C_SWAP, C_KMEM, NCTR };

@@ -28,24 +28,7 @@
 #include "layout.h"
 #include "pahole.h"
 #include "recipe.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_EQ(what, actual, expected)                                                           \
-	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
-	      (long)(actual), (long)(expected))
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "check.h"
 
 static const char *srcdir = ".";
 

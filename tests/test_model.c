@@ -29,22 +29,11 @@
 
 #include "harness.h"
 #include "model.h"
+#include "check.h"
 
 #define SPR "synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 pu:2(indexes=core:package)"
 /* 2 packages x 2 L3 domains x 2 cores x 2 PUs */
 #define SMALL "synthetic:pack:2 l3:2 core:2 pu:2"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
 
 static const char *const v61_presets[] = {"+B", "+ABC", NULL};
 static const char *const v60_presets[] = {"v6.0-rc1", "+A", "+C", NULL};

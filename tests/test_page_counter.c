@@ -20,6 +20,7 @@
 
 #include "harness.h"
 #include "pc_ref.h"
+#include "check.h"
 
 #define NLEVELS 4 /* root, L1, L2, L3: objs[0] is the root, objs[3] the leaf */
 #define LEAF (NLEVELS - 1)
@@ -27,24 +28,6 @@
 #define LOW_PAGES 512		/* memory.low of L1 */
 #define PRELOAD 65536		/* the scenario's default preload */
 #define PC_MAX 0x7ffffffffffffL /* PAGE_COUNTER_MAX = LONG_MAX / 4096 */
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_EQ(what, actual, expected)                                                           \
-	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
-	      (long)(actual), (long)(expected))
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 

@@ -25,30 +25,13 @@
 #include <string.h>
 
 #include "harness.h"
+#include "check.h"
 
 #define NR_LRU 5
 #define ZONE_NORMAL 2
 #define THREADS 4
 #define OPS 20000
 #define CHUNK 500
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                       \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_EQ(what, actual, expected)                                                           \
-	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
-	      (long)(actual), (long)(expected))
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct inst {
 	const struct scenario *sc;

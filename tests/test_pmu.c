@@ -22,6 +22,7 @@
 #include "pmu.h"
 
 #include "pmu_events.h"
+#include "check.h"
 
 /*
  * Page faults per page touched: at most 2 normally; ThreadSanitizer also faults in the
@@ -32,28 +33,6 @@
 #else
 #define FAULTS_PER_PAGE 2.0
 #endif
-
-static int failures;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "FAIL: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	failures++;
-}
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond))                                                                       \
-			fail(__VA_ARGS__);                                                         \
-	} while (0)
 
 static const char *const table_pmus[] = {
     "skx", "clx", "icx", "spr", "amd64_fam17h_zen2", "amd64_fam19h_zen3", "amd64_fam19h_zen4",
@@ -489,7 +468,8 @@ static int test_software(void)
 				  v[2].value > 0.5 * spent && v[2].value < 1.5 * spent,
 			      "group max %d window %d: task_clock %.0f cpu_clock %.0f for %.0f ns",
 			      max, w, v[0].value, v[2].value, spent);
-			CHECK(v[1].value >= 1 && v[1].value <= FAULTS_PER_PAGE * (double)(wlen / 4096) + 64,
+			CHECK(v[1].value >= 1 &&
+				  v[1].value <= FAULTS_PER_PAGE * (double)(wlen / 4096) + 64,
 			      "group max %d window %d: page_faults %.0f", max, w, v[1].value);
 		}
 		pmu_thread_close(t);

@@ -11,23 +11,13 @@
 
 #include "csv.h"
 #include "harness.h"
+#include "check.h"
 
 static const char *const required[] = {
     "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
     "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
     "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
 };
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "FAIL: " __VA_ARGS__);                                     \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 int main(void)
 {

@@ -10,22 +10,7 @@
 #include <stdlib.h>
 
 #include "stats.h"
-
-static int failures;
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "FAIL: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	failures++;
-}
+#include "check.h"
 
 /* near - |got - want| <= tol, else a failure naming @what. */
 static void near(const char *what, double got, double want, double tol)

@@ -10,15 +10,7 @@
 #include <unistd.h>
 
 #include "topology.h"
-
-static int failures;
-
-#define FAIL(...)                                                                                  \
-	do {                                                                                       \
-		fprintf(stderr, "FAIL: " __VA_ARGS__);                                             \
-		fputc('\n', stderr);                                                               \
-		failures++;                                                                        \
-	} while (0)
+#include "check.h"
 
 /* counts - how many packages, L3 domains, cores and PUs-per-core the topology has. */
 struct counts {
@@ -75,7 +67,7 @@ static void check_policy(struct topo *t, const char *name, const char *policy, i
 		expect_fit = c.packages >= 2;
 	ret = topo_place(t, policy, n, pus, err, sizeof(err));
 	if ((ret == TOPO_OK) != expect_fit) {
-		FAIL("%s %s %d: placed=%d, expected %d (%s)", name, policy, n, ret == TOPO_OK,
+		fail("%s %s %d: placed=%d, expected %d (%s)", name, policy, n, ret == TOPO_OK,
 		     expect_fit, err);
 		goto out;
 	}
@@ -85,31 +77,31 @@ static void check_policy(struct topo *t, const char *name, const char *policy, i
 		topo_pu_info(t, pus[i], &p[i]);
 		for (int j = 0; j < i; j++)
 			if (pus[i] == pus[j])
-				FAIL("%s %s %d: PU %d used twice", name, policy, n, pus[i]);
+				fail("%s %s %d: PU %d used twice", name, policy, n, pus[i]);
 	}
 	for (int i = 1; i < n; i++) {
 		const struct topo_pu *a = &p[i - 1], *b = &p[i];
 
 		if (!strcmp(policy, "compact") &&
 		    (b->package < a->package || (b->package == a->package && b->core < a->core)))
-			FAIL("%s compact: thread %d goes back in logical order", name, i);
+			fail("%s compact: thread %d goes back in logical order", name, i);
 		if (!strcmp(policy, "scatter") && c.packages >= 2 && b->package == a->package)
-			FAIL("%s scatter %d: threads %d and %d in one package", name, n, i - 1, i);
+			fail("%s scatter %d: threads %d and %d in one package", name, n, i - 1, i);
 		if (!strcmp(policy, "smt") && i % 2 && b->core != a->core)
-			FAIL("%s smt %d: threads %d and %d not siblings", name, n, i - 1, i);
+			fail("%s smt %d: threads %d and %d not siblings", name, n, i - 1, i);
 		if (!strcmp(policy, "same-l3") && b->l3 != p[0].l3)
-			FAIL("%s same-l3 %d: thread %d outside thread 0's L3", name, n, i);
+			fail("%s same-l3 %d: thread %d outside thread 0's L3", name, n, i);
 		if (!strcmp(policy, "cross-l3") && (b->l3 == a->l3 || b->package != a->package))
-			FAIL("%s cross-l3 %d: threads %d and %d", name, n, i - 1, i);
+			fail("%s cross-l3 %d: threads %d and %d", name, n, i - 1, i);
 		if (!strcmp(policy, "cross-socket") && b->package == a->package)
-			FAIL("%s cross-socket %d: threads %d and %d in one package", name, n, i - 1,
+			fail("%s cross-socket %d: threads %d and %d in one package", name, n, i - 1,
 			     i);
 	}
 	if (!strcmp(policy, "cores"))
 		for (int i = 0; i < n && i < c.cores; i++)
 			for (int j = 0; j < i; j++)
 				if (p[i].core == p[j].core)
-					FAIL("%s cores %d: a sibling (thread %d) before every core "
+					fail("%s cores %d: a sibling (thread %d) before every core "
 					     "is used",
 					     name, n, i);
 out:
@@ -127,7 +119,7 @@ static void fixtures(const char *src)
 
 	snprintf(pattern, sizeof(pattern), "%s/tests/topologies/*.synthetic", src);
 	if (glob(pattern, 0, NULL, &g) || g.gl_pathc < 6) {
-		FAIL("fixtures: %s: want at least 6", pattern);
+		fail("fixtures: %s: want at least 6", pattern);
 		return;
 	}
 	for (size_t f = 0; f < g.gl_pathc; f++) {
@@ -144,7 +136,7 @@ static void fixtures(const char *src)
 		if (in)
 			fclose(in);
 		if (!t) {
-			FAIL("%s: %s", g.gl_pathv[f], err);
+			fail("%s: %s", g.gl_pathv[f], err);
 			continue;
 		}
 		c = count(t);
@@ -168,18 +160,18 @@ static void xml_roundtrip(void)
 	struct topo *t = topo_load_synthetic("pack:2 l3:2 core:2 pu:2", err, sizeof(err)), *x;
 
 	if (fd < 0 || !t || topo_export_xml(t, path, err, sizeof(err))) {
-		FAIL("xml export: %s", err);
+		fail("xml export: %s", err);
 		goto out;
 	}
 	x = topo_load(path, err, sizeof(err));
 	if (!x) {
-		FAIL("xml load: %s", err);
+		fail("xml load: %s", err);
 		goto out;
 	}
 	topo_fingerprint(t, a);
 	topo_fingerprint(x, b);
 	if (strcmp(a, b) || topo_is_host(x))
-		FAIL("xml round trip: fingerprint %s vs %s, is_host %d", a, b, topo_is_host(x));
+		fail("xml round trip: fingerprint %s vs %s, is_host %d", a, b, topo_is_host(x));
 	topo_free(x);
 out:
 	topo_free(t);

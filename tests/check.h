@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * check.h - the tests' one way to fail: CHECK(cond, fmt, ...) prints "FAIL file:line: ..."
+ * and counts; a test returns failures != 0. Header-only; include it once per test.
+ */
+#ifndef PCBENCH_CHECK_H
+#define PCBENCH_CHECK_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int failures;
+
+static inline void failv(const char *file, int line, const char *fmt, va_list ap)
+{
+	if (file)
+		fprintf(stderr, "FAIL %s:%d: ", file, line);
+	else
+		fprintf(stderr, "FAIL: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	failures++;
+}
+
+/* fail - count a failure and say what failed. */
+static inline __attribute__((format(printf, 1, 2))) void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	failv(NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+static inline __attribute__((format(printf, 3, 4))) void fail_at(const char *file, int line,
+								 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	failv(file, line, fmt, ap);
+	va_end(ap);
+}
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			fail_at(__FILE__, __LINE__, __VA_ARGS__);                                  \
+	} while (0)
+
+#define CHECK_EQ(what, actual, expected)                                                           \
+	CHECK((long)(actual) == (long)(expected), "%s: got %ld, expected %ld", what,               \
+	      (long)(actual), (long)(expected))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif
