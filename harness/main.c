@@ -27,7 +27,6 @@
 #include "util.h"
 
 #define MAX_THREAD_COUNTS 256
-#define MAX_PARAMS 64
 
 static const char *const base_cols[] = {
     "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
@@ -38,13 +37,12 @@ static const char *const base_cols[] = {
 #define NBASE (int)(sizeof(base_cols) / sizeof(base_cols[0]))
 
 struct options {
-	const char *scenarios, *presets, *workloads, *threads, *placement, *out, *csv, *filter;
-	const char *topology, *home, *layout, *events, *pmu, *matrix_cpus;
+	struct selection sel;
+	const char *out, *csv, *filter;
+	const char *home, *layout, *events, *pmu, *matrix_cpus;
 	double time_s;
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
 	int matrix;
-	char *params[MAX_PARAMS];
-	int nparams;
 };
 
 /* The state of a run, shared by the measurement callback. */
@@ -52,8 +50,8 @@ static struct run {
 	struct options opt;
 	struct family *fams;
 	int nfams;
-	const char *cols[NBASE + 3 + MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS];
-	const char *param_cols[MAX_PARAMS]; /* parameter name of each param_ column */
+	const char *cols[NBASE + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS];
+	const char *param_cols[SELECTION_MAX_PARAMS]; /* parameter name of each param_ column */
 	int ncols, nparam_cols;
 	struct csv_writer *csv, *csv_extra;
 	struct pmu_set *pmu;
@@ -288,44 +286,23 @@ static void parse_options(int argc, char **argv, struct options *o)
 	};
 	int c;
 
-	o->threads = "1,max";
-	o->placement = "scatter";
+	o->sel.threads = "1,max";
+	o->sel.placement = "scatter";
 	o->time_s = 0.3;
 	o->repetitions = 3;
-	o->topology = "host";
+	o->sel.topology = "host";
 	o->events = "auto";
 	o->home = "first";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:p:w:t:P:r:D:o:h", longopts, NULL)) != -1) {
+		if (selection_option(&o->sel, c, optarg))
+			continue;
 		switch (c) {
-		case 's':
-			o->scenarios = optarg;
-			break;
-		case 'p':
-			o->presets = optarg;
-			break;
-		case 'w':
-			o->workloads = optarg;
-			break;
-		case 't':
-			o->threads = optarg;
-			break;
-		case 'P':
-			o->placement = optarg;
-			break;
 		case 'T':
 			o->time_s = parse_seconds(optarg);
 			break;
 		case 'r':
 			o->repetitions = parse_reps(optarg);
-			break;
-		case 'D':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				usage_error("--param", optarg, "expected NAME=VALUE");
-			if (o->nparams == MAX_PARAMS)
-				usage_error("--param", optarg, "more than %d parameters",
-					    MAX_PARAMS);
-			o->params[o->nparams++] = optarg;
 			break;
 		case 'o':
 			o->out = optarg;
@@ -337,7 +314,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->list = 1;
 			break;
 		case 'Y':
-			o->topology = optarg;
+			o->sel.topology = optarg;
 			break;
 		case 'H':
 			o->home = optarg;
@@ -390,59 +367,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 	if (o->layout) {
 		static char buf[PATH_MAX + 8];
 
-		if (o->nparams == MAX_PARAMS)
+		if (o->sel.nparams == SELECTION_MAX_PARAMS)
 			usage_error("--layout", o->layout, "too many parameters");
 		snprintf(buf, sizeof(buf), "layout=%s", o->layout);
-		o->params[o->nparams++] = buf;
+		o->sel.params[o->sel.nparams++] = buf;
 	}
 	if (o->check_host &&
-	    (!strcmp(o->topology, "host") || !strncmp(o->topology, "synthetic:", 10)))
-		usage_error("--check-host", o->topology,
+	    (!strcmp(o->sel.topology, "host") || !strncmp(o->sel.topology, "synthetic:", 10)))
+		usage_error("--check-host", o->sel.topology,
 			    "needs --topology FILE.xml, the export of a lab machine");
-}
-
-/* in_list - @name is in the NULL-terminated @list, or @list is NULL (everything). */
-static int in_list(char **list, const char *name)
-{
-	if (!list)
-		return 1;
-	for (int i = 0; list[i]; i++)
-		if (!strcmp(list[i], name))
-			return 1;
-	return 0;
-}
-
-/* check_names - every name of @list must be known to @known for some selected scenario. */
-static void check_names(char **list, const char *what,
-			int (*known)(const struct scenario *, const char *), char **scenarios)
-{
-	for (int i = 0; list && list[i]; i++) {
-		int found = 0;
-
-		for (int s = 0; all_scenarios[s]; s++)
-			if (in_list(scenarios, all_scenarios[s]->name))
-				found |= known(all_scenarios[s], list[i]);
-		if (!found)
-			usage_error(what, list[i], "no selected scenario has it (see --list)");
-	}
-}
-
-static int has_preset(const struct scenario *sc, const char *name)
-{
-	return preset_find(sc, name) != NULL;
-}
-
-static int has_workload(const struct scenario *sc, const char *name)
-{
-	return workload_find(sc, name) != NULL;
-}
-
-static int has_param(const struct scenario *sc, const char *name)
-{
-	for (int i = 0; sc->params[i].name; i++)
-		if (!strcmp(sc->params[i].name, name))
-			return 1;
-	return 0;
 }
 
 static void add_param_col(const char *name)
@@ -450,7 +383,7 @@ static void add_param_col(const char *name)
 	for (int i = 0; i < run.nparam_cols; i++)
 		if (!strcmp(run.param_cols[i], name))
 			return;
-	if (run.nparam_cols < MAX_PARAMS)
+	if (run.nparam_cols < SELECTION_MAX_PARAMS)
 		run.param_cols[run.nparam_cols++] = name;
 }
 
@@ -467,14 +400,15 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 		snprintf(p, (size_t)(end - p), "/home:%s", f.home_spec);
 	if (re && (regexec(re, f.name, 0, NULL, 0) == 0) == negate)
 		return;
-	f.cfg = cfg_new(f.sc, f.preset, f.wl, f.threads, o->params, o->nparams, err, sizeof(err));
+	f.cfg = cfg_new(f.sc, f.preset, f.wl, f.threads, o->sel.params, o->sel.nparams, err,
+			sizeof(err));
 	if (!f.cfg)
 		usage_error("configuration", f.name, "%s", err);
 	if (cfg_layout(f.cfg))
 		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
 			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
 	if (family_place(&f, topo, err, sizeof(err)))
-		usage_error("--placement", o->placement, "%s", err);
+		usage_error("--placement", o->sel.placement, "%s", err);
 	if (f.pus && topo_home_parse(topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
 		usage_error("--home", f.home_spec, "%s", err);
 	run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
@@ -494,8 +428,8 @@ static int takes_layout(const struct options *o, const struct scenario *sc, int 
 
 	if (!o->layout)
 		return 1;
-	cfg = cfg_new(sc, &sc->presets[0], &sc->workloads[0], 1, (char *const *)o->params,
-		      o->nparams, err, sizeof(err));
+	cfg = cfg_new(sc, &sc->presets[0], &sc->workloads[0], 1, (char *const *)o->sel.params,
+		      o->sel.nparams, err, sizeof(err));
 	if (cfg) {
 		cfg_free(cfg);
 		return 1;
@@ -535,18 +469,16 @@ static void build_matrix(const struct options *o, const struct topo *topo);
 
 static void build_families(const struct options *o, const struct topo *topo)
 {
-	char **scn = o->scenarios ? split_list(o->scenarios) : NULL;
-	char **pre = o->presets ? split_list(o->presets) : NULL;
-	char **wls = o->workloads ? split_list(o->workloads) : NULL;
+	char **scn = o->sel.scenarios ? split_list(o->sel.scenarios) : NULL;
+	char **pre = o->sel.presets ? split_list(o->sel.presets) : NULL;
+	char **wls = o->sel.workloads ? split_list(o->sel.workloads) : NULL;
 	char **homes = run.homes = home_specs(o->home, topo);
 	int counts[MAX_THREAD_COUNTS], ncounts;
 	char err[512];
 	regex_t re;
 	int negate = 0;
 
-	for (int i = 0; scn && scn[i]; i++)
-		if (!scenario_find(scn[i]))
-			usage_error("--scenario", scn[i], "no such scenario (see --list)");
+	selection_check(all_scenarios, &o->sel, scn, pre, wls);
 	if (o->matrix) {
 		free(scn);
 		free(pre);
@@ -554,24 +486,10 @@ static void build_families(const struct options *o, const struct topo *topo)
 		build_matrix(o, topo);
 		return;
 	}
-	check_names(pre, "--preset", has_preset, scn);
-	check_names(wls, "--workload", has_workload, scn);
-	for (int i = 0; i < o->nparams; i++) {
-		char name[128];
-		int found = 0;
-
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(o->params[i], "="), o->params[i]);
-		for (int s = 0; all_scenarios[s]; s++)
-			if (in_list(scn, all_scenarios[s]->name))
-				found |= has_param(all_scenarios[s], name);
-		if (!found)
-			usage_error("--param", o->params[i],
-				    "no selected scenario has parameter %s", name);
-	}
-	ncounts =
-	    parse_threads(o->threads, topo_npus(topo), counts, MAX_THREAD_COUNTS, err, sizeof(err));
+	ncounts = parse_threads(o->sel.threads, topo_npus(topo), counts, MAX_THREAD_COUNTS, err,
+				sizeof(err));
 	if (ncounts < 0)
-		usage_error("--threads", o->threads, "%s", err);
+		usage_error("--threads", o->sel.threads, "%s", err);
 	if (o->filter) {
 		const char *pat = o->filter;
 
@@ -599,7 +517,7 @@ static void build_families(const struct options *o, const struct topo *topo)
 							       .sc = sc,
 							       .preset = &sc->presets[p],
 							       .wl = &sc->workloads[w],
-							       .placement = o->placement,
+							       .placement = o->sel.placement,
 							       .threads = counts[t],
 							       .home_spec = homes[h],
 							   },
@@ -626,12 +544,12 @@ static void build_families(const struct options *o, const struct topo *topo)
 static void build_matrix(const struct options *o, const struct topo *topo)
 {
 	const struct scenario *sc = scenario_find("c2c");
-	const char *wl = o->workloads ? o->workloads : "pingpong";
+	const char *wl = o->sel.workloads ? o->sel.workloads : "pingpong";
 	int *cpus = xcalloc((size_t)topo_npus(topo), sizeof(int)), n;
 	char err[512];
 
-	if (!sc || (o->scenarios && strcmp(o->scenarios, "c2c")))
-		usage_error("--matrix", o->scenarios ? o->scenarios : "",
+	if (!sc || (o->sel.scenarios && strcmp(o->sel.scenarios, "c2c")))
+		usage_error("--matrix", o->sel.scenarios ? o->sel.scenarios : "",
 			    "only for the c2c probe (-s c2c)");
 	if (!workload_find(sc, wl))
 		usage_error("--workload", wl, "c2c has no such workload (see --list)");
@@ -657,8 +575,8 @@ static void build_matrix(const struct options *o, const struct topo *topo)
 			snprintf(f.cpus, 24, i == j ? "%d" : "%d;%d", cpus[i], cpus[j]);
 			snprintf(f.name, sizeof(f.name), "c2c/workload:%s/pair:%d-%d", wl, cpus[i],
 				 cpus[j]);
-			f.cfg = cfg_new(sc, f.preset, f.wl, f.threads, o->params, o->nparams, err,
-					sizeof(err));
+			f.cfg = cfg_new(sc, f.preset, f.wl, f.threads, o->sel.params,
+					o->sel.nparams, err, sizeof(err));
 			if (!f.cfg)
 				usage_error("configuration", f.name, "%s", err);
 			if (topo_home_parse(topo, "first", f.pus[0], &f.home, err, sizeof(err)))
@@ -721,7 +639,7 @@ static void print_plan(const struct options *o, const struct topo *topo)
 		usage_error("--csv", o->csv, "%s", err);
 	printf("topology %s (fingerprint %s)%s\nplacement %s, memory home %s\n", topo_source(topo),
 	       run.topology_fp, topo_is_host(topo) ? "" : ", not this machine: plan only",
-	       o->placement, o->home);
+	       o->sel.placement, o->home);
 	for (int i = 0; i < run.nfams; i++) {
 		const struct family *f = &run.fams[i];
 		int dup = 0, pairs[PAIR_COUNT] = {0};
@@ -862,19 +780,22 @@ static char *options_json(const struct options *o)
 	json_t *j = json_object(), *params = json_array();
 	char *s;
 
-	json_object_set_new(j, "scenario", o->scenarios ? json_string(o->scenarios) : json_null());
-	json_object_set_new(j, "preset", o->presets ? json_string(o->presets) : json_null());
-	json_object_set_new(j, "workload", o->workloads ? json_string(o->workloads) : json_null());
-	json_object_set_new(j, "threads", json_string(o->threads));
-	json_object_set_new(j, "placement", json_string(o->placement));
-	json_object_set_new(j, "topology", json_string(o->topology));
+	json_object_set_new(j, "scenario",
+			    o->sel.scenarios ? json_string(o->sel.scenarios) : json_null());
+	json_object_set_new(j, "preset",
+			    o->sel.presets ? json_string(o->sel.presets) : json_null());
+	json_object_set_new(j, "workload",
+			    o->sel.workloads ? json_string(o->sel.workloads) : json_null());
+	json_object_set_new(j, "threads", json_string(o->sel.threads));
+	json_object_set_new(j, "placement", json_string(o->sel.placement));
+	json_object_set_new(j, "topology", json_string(o->sel.topology));
 	json_object_set_new(j, "topology_fp", json_string(run.topology_fp));
 	json_object_set_new(j, "home", json_string(o->home));
 	json_object_set_new(j, "time_s", json_real(o->time_s));
 	json_object_set_new(j, "warmup_s", json_real(o->time_s / 10));
 	json_object_set_new(j, "repetitions", json_integer(o->repetitions));
-	for (int i = 0; i < o->nparams; i++)
-		json_array_append_new(params, json_string(o->params[i]));
+	for (int i = 0; i < o->sel.nparams; i++)
+		json_array_append_new(params, json_string(o->sel.params[i]));
 	json_object_set_new(j, "param", params);
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
@@ -1142,14 +1063,14 @@ static struct topo *load_topology(const struct options *o)
 	struct topo *t, *host;
 	char err[PATH_MAX + 128], fp[17];
 
-	t = run.topo = topo_load(o->topology, err, sizeof(err));
+	t = run.topo = topo_load(o->sel.topology, err, sizeof(err));
 	if (!t)
-		usage_error("--topology", o->topology, "%s", err);
+		usage_error("--topology", o->sel.topology, "%s", err);
 	topo_fingerprint(t, run.topology_fp);
 	if (!o->check_host) {
 		if (!topo_is_host(t) && !o->dry_run)
 			usage_error(
-			    "--topology", o->topology,
+			    "--topology", o->sel.topology,
 			    "not this machine: hwloc cannot bind threads on it, so it can "
 			    "only be planned with --dry-run (or verified with --check-host)");
 		return t;
@@ -1159,12 +1080,12 @@ static struct topo *load_topology(const struct options *o)
 		usage_error("topology", "host", "%s", err);
 	topo_fingerprint(host, fp);
 	if (strcmp(fp, run.topology_fp))
-		usage_error("--check-host", o->topology,
+		usage_error("--check-host", o->sel.topology,
 			    "this host's topology (fingerprint %s, %d PUs) differs from the file's "
 			    "(fingerprint %s, %d PUs)",
 			    fp, topo_npus(host), run.topology_fp, topo_npus(t));
 	fprintf(stderr, "pcbench: --check-host: this host matches %s (fingerprint %s)\n",
-		o->topology, fp);
+		o->sel.topology, fp);
 	topo_free(t);
 	return host;
 }

@@ -1228,20 +1228,10 @@ static void model_usage(FILE *out)
 	    "pu:2(indexes=core:package)'\n");
 }
 
-static int in_list(char **list, const char *name)
-{
-	if (!list)
-		return 1;
-	for (int i = 0; list[i]; i++)
-		if (!strcmp(list[i], name))
-			return 1;
-	return 0;
-}
-
 struct mopts {
-	const char *scenarios, *presets, *workloads, *threads, *placement, *topology, *out, *csv;
-	char *params[MAX_PARAMS];
-	int nparams, lines, quiet;
+	struct selection sel;
+	const char *out, *csv;
+	int lines, quiet;
 	struct model_opts mo;
 };
 
@@ -1273,9 +1263,9 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->threads = "2,8";
-	o->placement = "scatter";
-	o->topology = "host";
+	o->sel.threads = "2,8";
+	o->sel.placement = "scatter";
+	o->sel.topology = "host";
 	o->lines = 10;
 	model_opts_default(&o->mo);
 	optind = 0; /* glibc: start afresh, also when called twice in one process */
@@ -1283,30 +1273,9 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 	while ((c = getopt_long(argc, argv, ":s:p:w:t:P:D:o:qh", longopts, NULL)) != -1) {
 		const char *name = NULL;
 
+		if (selection_option(&o->sel, c, optarg))
+			continue;
 		switch (c) {
-		case 's':
-			o->scenarios = optarg;
-			break;
-		case 'p':
-			o->presets = optarg;
-			break;
-		case 'w':
-			o->workloads = optarg;
-			break;
-		case 't':
-			o->threads = optarg;
-			break;
-		case 'P':
-			o->placement = optarg;
-			break;
-		case 'D':
-			if (!strchr(optarg, '=') || optarg[0] == '=')
-				usage_error("--param", optarg, "expected NAME=VALUE");
-			if (o->nparams == MAX_PARAMS)
-				usage_error("--param", optarg, "more than %d parameters",
-					    MAX_PARAMS);
-			o->params[o->nparams++] = optarg;
-			break;
 		case 'o':
 			o->out = optarg;
 			break;
@@ -1317,7 +1286,7 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 			model_usage(stdout);
 			exit(0);
 		case O_TOPO:
-			o->topology = optarg;
+			o->sel.topology = optarg;
 			break;
 		case O_CSV:
 			o->csv = optarg;
@@ -1360,49 +1329,6 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 	}
 	if (optind < argc)
 		usage_error("argument", argv[optind], "unexpected (see model --help)");
-}
-
-/* check_selection - every named scenario, preset, workload and parameter exists. */
-static void check_selection(const struct scenario *const *table, const struct mopts *o, char **scn,
-			    char **pre, char **wls)
-{
-	for (int i = 0; scn && scn[i]; i++) {
-		int found = 0;
-
-		for (int s = 0; table[s]; s++)
-			found |= !strcmp(table[s]->name, scn[i]);
-		if (!found)
-			usage_error("--scenario", scn[i], "no such scenario (see --list)");
-	}
-	for (int k = 0; k < 2; k++) {
-		char **list = k ? wls : pre;
-
-		for (int i = 0; list && list[i]; i++) {
-			int found = 0;
-
-			for (int s = 0; table[s]; s++)
-				if (in_list(scn, table[s]->name))
-					found |= k ? workload_find(table[s], list[i]) != NULL
-						   : preset_find(table[s], list[i]) != NULL;
-			if (!found)
-				usage_error(k ? "--workload" : "--preset", list[i],
-					    "no selected scenario has it (see --list)");
-		}
-	}
-	for (int i = 0; i < o->nparams; i++) {
-		size_t len = strcspn(o->params[i], "=");
-		int found = 0;
-
-		for (int s = 0; table[s]; s++)
-			for (int j = 0; in_list(scn, table[s]->name) && table[s]->params[j].name;
-			     j++)
-				found |= strlen(table[s]->params[j].name) == len &&
-					 !strncmp(table[s]->params[j].name, o->params[i], len);
-		if (!found)
-			usage_error("--param", o->params[i],
-				    "no selected scenario has parameter %.*s", (int)len,
-				    o->params[i]);
-	}
 }
 
 /* preset_width - the preset column: the longest preset name of the scenario. */
@@ -1561,17 +1487,18 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	struct topo *topo;
 
 	parse_model_options(argc, argv, &o);
-	scn = o.scenarios ? split_list(o.scenarios) : NULL;
-	pre = o.presets ? split_list(o.presets) : NULL;
-	wls = o.workloads ? split_list(o.workloads) : NULL;
-	check_selection(table, &o, scn, pre, wls);
-	topo = topo_load(o.topology, err, sizeof(err));
+	scn = o.sel.scenarios ? split_list(o.sel.scenarios) : NULL;
+	pre = o.sel.presets ? split_list(o.sel.presets) : NULL;
+	wls = o.sel.workloads ? split_list(o.sel.workloads) : NULL;
+	selection_check(table, &o.sel, scn, pre, wls);
+	topo = topo_load(o.sel.topology, err, sizeof(err));
 	if (!topo)
-		usage_error("--topology", o.topology, "%s", err);
+		usage_error("--topology", o.sel.topology, "%s", err);
 	topo_fingerprint(topo, fp);
-	ncounts = parse_threads(o.threads, topo_npus(topo), counts, MAX_COUNTS, err, sizeof(err));
+	ncounts =
+	    parse_threads(o.sel.threads, topo_npus(topo), counts, MAX_COUNTS, err, sizeof(err));
 	if (ncounts < 0)
-		usage_error("--threads", o.threads, "%s", err);
+		usage_error("--threads", o.sel.threads, "%s", err);
 
 	/* families: scenario, workload, threads, preset (one table per first three) */
 	for (int s = 0; table[s]; s++) {
@@ -1597,14 +1524,16 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 					m.f.sc = sc;
 					m.f.preset = m.preset;
 					m.f.wl = m.wl;
-					m.f.placement = o.placement;
+					m.f.placement = o.sel.placement;
 					m.f.threads = counts[t];
-					m.f.cfg = cfg_new(sc, m.preset, m.wl, counts[t], o.params,
-							  o.nparams, err, sizeof(err));
+					m.f.cfg =
+					    cfg_new(sc, m.preset, m.wl, counts[t], o.sel.params,
+						    o.sel.nparams, err, sizeof(err));
 					if (!m.f.cfg)
 						usage_error("configuration", name, "%s", err);
 					if (family_place(&m.f, topo, err, sizeof(err)))
-						usage_error("--placement", o.placement, "%s", err);
+						usage_error("--placement", o.sel.placement, "%s",
+							    err);
 					fams = realloc(fams, (size_t)(nfams + 1) * sizeof(*fams));
 					if (!fams)
 						usage_error("memory", "families", "out of memory");

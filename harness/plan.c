@@ -114,3 +114,85 @@ int family_place(struct family *f, const struct topo *t, char *err, size_t errle
 		used += (size_t)sprintf(f->cpus + used, "%s%d", i ? ";" : "", pus[i]);
 	return 0;
 }
+
+int in_list(char **list, const char *name)
+{
+	if (!list)
+		return 1;
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(list[i], name))
+			return 1;
+	return 0;
+}
+
+int selection_option(struct selection *s, int c, char *arg)
+{
+	switch (c) {
+	case 's':
+		s->scenarios = arg;
+		return 1;
+	case 'p':
+		s->presets = arg;
+		return 1;
+	case 'w':
+		s->workloads = arg;
+		return 1;
+	case 't':
+		s->threads = arg;
+		return 1;
+	case 'P':
+		s->placement = arg;
+		return 1;
+	case 'D':
+		if (!strchr(arg, '=') || arg[0] == '=')
+			usage_error("--param", arg, "expected NAME=VALUE");
+		if (s->nparams == SELECTION_MAX_PARAMS)
+			usage_error("--param", arg, "more than %d parameters",
+				    SELECTION_MAX_PARAMS);
+		s->params[s->nparams++] = arg;
+		return 1;
+	}
+	return 0;
+}
+
+void selection_check(const struct scenario *const *table, const struct selection *s, char **scn,
+		     char **pre, char **wls)
+{
+	for (int i = 0; scn && scn[i]; i++) {
+		int found = 0;
+
+		for (int k = 0; table[k]; k++)
+			found |= !strcmp(table[k]->name, scn[i]);
+		if (!found)
+			usage_error("--scenario", scn[i], "no such scenario (see --list)");
+	}
+	for (int k = 0; k < 2; k++) {
+		char **list = k ? wls : pre;
+
+		for (int i = 0; list && list[i]; i++) {
+			int found = 0;
+
+			for (int t = 0; table[t]; t++)
+				if (in_list(scn, table[t]->name))
+					found |= k ? workload_find(table[t], list[i]) != NULL
+						   : preset_find(table[t], list[i]) != NULL;
+			if (!found)
+				usage_error(k ? "--workload" : "--preset", list[i],
+					    "no selected scenario has it (see --list)");
+		}
+	}
+	for (int i = 0; i < s->nparams; i++) {
+		size_t len = strcspn(s->params[i], "=");
+		int found = 0;
+
+		for (int t = 0; table[t]; t++)
+			for (int j = 0; in_list(scn, table[t]->name) && table[t]->params[j].name;
+			     j++)
+				found |= strlen(table[t]->params[j].name) == len &&
+					 !strncmp(table[t]->params[j].name, s->params[i], len);
+		if (!found)
+			usage_error("--param", s->params[i],
+				    "no selected scenario has parameter %.*s", (int)len,
+				    s->params[i]);
+	}
+}

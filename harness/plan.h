@@ -33,6 +33,31 @@ struct family {
 	int reps_done;
 };
 
+/* The options that select what a run (or the model) covers, shared by their CLIs. */
+#define SELECTION_MAX_PARAMS 64
+struct selection {
+	const char *scenarios, *presets, *workloads, *threads, *placement, *topology;
+	char *params[SELECTION_MAX_PARAMS]; /* --param NAME=VALUE */
+	int nparams;
+};
+
+/*
+ * selection_option - take getopt's option @c (-s -p -w -t -P -D) with @arg into @s.
+ * Returns 1 when it was one of those (bad values exit 2), else 0.
+ */
+int selection_option(struct selection *s, int c, char *arg);
+
+/*
+ * selection_check - every scenario named in @scn exists in @table, every preset (@pre),
+ * workload (@wls) and --param name belongs to a selected scenario; else exit 2 naming it.
+ * NULL lists mean everything.
+ */
+void selection_check(const struct scenario *const *table, const struct selection *s, char **scn,
+		     char **pre, char **wls);
+
+/* in_list - @name is in the NULL-terminated @list, or @list is NULL (everything). */
+int in_list(char **list, const char *name);
+
 /*
  * parse_threads - "1,2", "1-8", "max" or a mix; "max" is @max. Values are >= 1, kept in
  * order without duplicates. Returns how many were stored in @out (at most @cap), or -1
