@@ -26,16 +26,11 @@
 #include "compare.h"
 #include "csv.h"
 #include "harness.h"
+#include "results.h"
 #include "stats.h"
 #include "util.h"
 
-/* The first 17 columns of results.csv (results/README.md): every RUN must have them. */
-static const char *const required[] = {
-    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
-    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
-    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
-};
-/* Indexes into required[]. */
+/* Indexes into results_required[] (results.h). */
 enum {
 	C_RUN_ID,
 	C_SCENARIO,
@@ -46,7 +41,7 @@ enum {
 	C_PLACEMENT,
 	C_STATUS = 15,
 	C_REASON = 16,
-	NREQ = 17
+	NREQ = RESULTS_NREQ
 };
 
 #define CI_ITERS 10000
@@ -177,14 +172,6 @@ struct compare {
 
 /* ---- small helpers ---- */
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		usage_error("memory", "realloc", "out of memory");
-	return p;
-}
-
 #define GROW(arr, n, cap)                                                                          \
 	do {                                                                                       \
 		if ((n) == (cap)) {                                                                \
@@ -192,22 +179,6 @@ static void *xrealloc(void *p, size_t n)
 			(arr) = xrealloc((arr), (size_t)(cap) * sizeof(*(arr)));                   \
 		}                                                                                  \
 	} while (0)
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		usage_error("memory", "asprintf", "out of memory");
-	return s;
-}
 
 /* A growing string. */
 struct sb {
@@ -343,82 +314,28 @@ static const char *cell_at(const struct run *r, int row, int col)
 	return col >= 0 ? r->t->rows[row][col] : "";
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
-
 /* ---- loading runs ---- */
-
-static char *json_str(json_t *j, const char *key)
-{
-	json_t *v = json_object_get(j, key);
-
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
-}
 
 static void load_run(struct run *r, const char *arg)
 {
-	char err[1024], *dir = NULL, *ctx_path = NULL;
-	struct stat st;
-	const char *base;
+	struct run_file f;
+	const char *base, *dir;
 
+	run_file_load(&f, arg);
 	memset(r, 0, sizeof(*r));
 	r->arg = arg;
-	if (stat(arg, &st))
-		usage_error("RUN", arg, "%s", strerror(errno));
-	if (S_ISDIR(st.st_mode)) {
-		r->csv_path = xasprintf("%s/results.csv", arg);
-		dir = xstrdup(arg);
-		if (stat(r->csv_path, &st))
-			usage_error("RUN", arg, "no results.csv in this directory (%s)",
-				    strerror(errno));
-	} else {
-		const char *slash = strrchr(arg, '/');
-
-		r->csv_path = xstrdup(arg);
-		/* context.json describes results.csv only: a --csv file may mix runs. */
-		if (!strcmp(slash ? slash + 1 : arg, "results.csv"))
-			dir = slash ? xasprintf("%.*s", (int)(slash - arg), arg) : xstrdup(".");
-	}
-	r->t = csv_read_file(r->csv_path, err, sizeof(err));
-	if (!r->t)
-		usage_error("RUN", arg, "%s", err);
-	for (int i = 0; i < NREQ; i++) {
-		r->col[i] = csv_col(r->t, required[i]);
-		if (r->col[i] < 0)
-			usage_error("RUN", r->csv_path,
-				    "not a pcbench results CSV: no column \"%s\" (see "
-				    "results/README.md)",
-				    required[i]);
-	}
-	if (!r->t->nrows)
-		usage_error("RUN", r->csv_path, "no result rows");
+	r->csv_path = f.csv_path;
+	r->t = f.t;
+	r->label = f.run_id;
+	r->host = f.host;
+	r->cpu_model = f.cpu_model;
+	r->start = f.start;
+	dir = f.dir;
+	for (int i = 0; i < NREQ; i++)
+		r->col[i] = csv_col(r->t, results_required[i]);
 	r->c_host = csv_col(r->t, "host");
 	r->c_home = csv_col(r->t, "home");
 	r->c_topo = csv_col(r->t, "topology_fp");
-
-	if (dir) {
-		json_t *j;
-		json_error_t jerr;
-
-		ctx_path = xasprintf("%s/context.json", dir);
-		if (!stat(ctx_path, &st)) {
-			j = json_load_file(ctx_path, 0, &jerr);
-			if (!j) {
-				fprintf(stderr, "pcbench: compare: %s: %s (ignored)\n", ctx_path,
-					jerr.text);
-			} else {
-				r->label = json_str(j, "run_id");
-				r->host = json_str(j, "host");
-				r->cpu_model = json_str(j, "cpu_model");
-				r->start = json_str(j, "start_time");
-				json_decref(j);
-			}
-		}
-	}
 	if (!r->label) {
 		/* One run_id in the whole CSV names the run. */
 		const char *id = cell_at(r, 0, r->col[C_RUN_ID]);
@@ -442,8 +359,7 @@ static void load_run(struct run *r, const char *arg)
 	}
 	if (!r->host && r->c_host >= 0)
 		r->host = xstrdup(cell_at(r, 0, r->c_host));
-	free(dir);
-	free(ctx_path);
+	free(f.dir);
 }
 
 /* The union of the param_* and metric columns over all runs, in first-seen order. */

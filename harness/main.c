@@ -22,19 +22,16 @@
 #include "pmu.h"
 #include "pmu_events.h"
 #include "report.h"
+#include "results.h"
 #include "stats.h"
 #include "topology.h"
 #include "util.h"
 
 #define MAX_THREAD_COUNTS 256
 
-static const char *const base_cols[] = {
-    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
-    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
-    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",   "host",
-    "window_s",	 "home",	   "topology_fp",    "layout_fp",
-};
-#define NBASE (int)(sizeof(base_cols) / sizeof(base_cols[0]))
+/* After the contract's 17 columns (results.h): these, then param_*, counters, model. */
+static const char *const extra_cols[] = {"host", "window_s", "home", "topology_fp", "layout_fp"};
+#define NBASE (RESULTS_NREQ + (int)(sizeof(extra_cols) / sizeof(extra_cols[0])))
 
 struct options {
 	struct selection sel;
@@ -696,24 +693,6 @@ static void print_plan(const struct options *o, const struct topo *topo)
 		usage_error("--csv", o->csv, "%s", strerror(errno));
 }
 
-static void mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-
-	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
-		usage_error("--out", path, "path too long");
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			usage_error("--out", path, "cannot create %s: %s", buf, strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		usage_error("--out", path, "%s", strerror(errno));
-}
-
 static void open_outputs(const struct options *o)
 {
 	char path[PATH_MAX + 16], err[PATH_MAX + 128], stamp[32];
@@ -727,14 +706,16 @@ static void open_outputs(const struct options *o)
 			*p = *p == ':' ? '-' : *p;
 		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp, run.ctx.host);
 	}
-	mkdir_p(run.run_dir);
+	mkdir_p(run.run_dir, "--out");
 	base = strrchr(run.run_dir, '/');
 	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
 		 base && base[1] ? base + 1 : run.run_dir);
 
 	run.ncols = 0;
-	for (int i = 0; i < NBASE; i++)
-		run.cols[run.ncols++] = base_cols[i];
+	for (int i = 0; i < RESULTS_NREQ; i++)
+		run.cols[run.ncols++] = results_required[i];
+	for (int i = 0; i < NBASE - RESULTS_NREQ; i++)
+		run.cols[run.ncols++] = extra_cols[i];
 	if (o->matrix) {
 		run.cols[run.ncols++] = "cpu_a";
 		run.cols[run.ncols++] = "cpu_b";

@@ -36,11 +36,11 @@ struct thread_slot {
 
 /* One counter over all threads of a measurement. */
 struct meas_event {
-	int present;	/* counted on every thread; else the cells stay empty */
+	int present; /* counted on every thread; else the cells stay empty */
 	int absent_threads;
-	double per_op;	/* sum over threads / total ops */
+	double per_op;		       /* sum over threads / total ops */
 	double min_per_op, max_per_op; /* over threads, each by its own ops */
-	double mux;	/* the smallest running/enabled of any thread */
+	double mux;		       /* the smallest running/enabled of any thread */
 };
 
 struct measurement {

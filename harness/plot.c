@@ -24,14 +24,8 @@
 #include "csv.h"
 #include "harness.h"
 #include "stats.h"
+#include "results.h"
 #include "util.h"
-
-static const char *const required[] = {
-    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
-    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
-    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
-};
-#define NREQ 17
 
 /* Counter columns plotted in counters-<scenario>.png: <stem>..._per_op. */
 static const char *const counter_stems[] = {"hitm", "rfo_hitm", "c2c_fill", "llc_miss"};
@@ -63,37 +57,6 @@ struct plot {
 
 /* share_workload - lines @a and @b have rows of a common workload. */
 static int share_workload(const struct plot *p, int a, int b);
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		usage_error("memory", "asprintf", "out of memory");
-	return s;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		usage_error("memory", "realloc", "out of memory");
-	return p;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && !strcmp(s + n - m, suffix);
-}
 
 static int is_file(const char *path, int exec)
 {
@@ -171,57 +134,29 @@ static char *find_scripts(void)
 	return found;
 }
 
-static void mkdir_p(const char *path)
-{
-	char *buf = xstrdup(path);
-
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			usage_error("-o", path, "cannot create %s: %s", buf, strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		usage_error("-o", path, "%s", strerror(errno));
-	free(buf);
-}
-
 static void load(struct plot *p, const char *arg)
 {
-	char err[1024];
-	struct stat st;
-	char *ctx;
+	struct run_file f;
+	const char *slash;
 
+	run_file_load(&f, arg);
 	p->arg = arg;
-	if (stat(arg, &st))
-		usage_error("RUN", arg, "%s", strerror(errno));
-	if (S_ISDIR(st.st_mode)) {
-		p->dir = xstrdup(arg);
-		p->csv_path = xasprintf("%s/results.csv", arg);
-		if (stat(p->csv_path, &st))
-			usage_error("RUN", arg, "no results.csv in this directory (%s)",
-				    strerror(errno));
-	} else {
-		const char *slash = strrchr(arg, '/');
-
-		p->csv_path = xstrdup(arg);
-		p->dir = slash ? xasprintf("%.*s", (int)(slash - arg), arg) : xstrdup(".");
-		if (!p->dir[0]) {
-			free(p->dir);
-			p->dir = xstrdup("/");
-		}
+	p->csv_path = f.csv_path;
+	p->t = f.t;
+	p->host = f.host;
+	p->date = f.start ? xasprintf("%.10s", f.start) : NULL;
+	free(f.run_id);
+	free(f.cpu_model);
+	free(f.start);
+	if (f.dir) {
+		p->dir = f.dir;
+	} else { /* plots go next to a CSV file */
+		slash = strrchr(f.csv_path, '/');
+		p->dir =
+		    slash ? xasprintf("%.*s", slash == f.csv_path ? 1 : (int)(slash - f.csv_path),
+				      f.csv_path)
+			  : xstrdup(".");
 	}
-	p->t = csv_read_file(p->csv_path, err, sizeof(err));
-	if (!p->t)
-		usage_error("RUN", arg, "%s", err);
-	for (int i = 0; i < NREQ; i++)
-		if (csv_col(p->t, required[i]) < 0)
-			usage_error("RUN", p->csv_path,
-				    "not a pcbench results CSV: no column \"%s\" (see "
-				    "results/README.md)",
-				    required[i]);
 	p->c_scenario = csv_col(p->t, "scenario");
 	p->c_preset = csv_col(p->t, "preset");
 	p->c_layout = csv_col(p->t, "layout");
@@ -229,27 +164,9 @@ static void load(struct plot *p, const char *arg)
 	p->c_threads = csv_col(p->t, "threads");
 	p->c_status = csv_col(p->t, "status");
 	p->c_ops_per_s = csv_col(p->t, "ops_per_s");
-
-	/* Host and date for the titles: context.json when it describes this CSV. */
-	ctx = ends_with(p->csv_path, "results.csv") ? xasprintf("%s/context.json", p->dir) : NULL;
-	if (ctx && is_file(ctx, 0)) {
-		json_error_t jerr;
-		json_t *j = json_load_file(ctx, 0, &jerr), *v;
-
-		if (j) {
-			v = json_object_get(j, "host");
-			if (json_is_string(v))
-				p->host = xstrdup(json_string_value(v));
-			v = json_object_get(j, "start_time");
-			if (json_is_string(v))
-				p->date = xasprintf("%.10s", json_string_value(v));
-			json_decref(j);
-		}
-	}
-	free(ctx);
-	if (!p->host && csv_col(p->t, "host") >= 0 && p->t->nrows)
+	if (!p->host && csv_col(p->t, "host") >= 0)
 		p->host = xstrdup(p->t->rows[0][csv_col(p->t, "host")]);
-	if (!p->date && p->t->nrows)
+	if (!p->date)
 		p->date = xstrdup(p->t->rows[0][csv_col(p->t, "run_id")]);
 }
 
@@ -760,7 +677,7 @@ int plot_main(int argc, char **argv)
 			    "scripts/ directory)");
 	if (!p->outdir)
 		p->outdir = p->dir;
-	mkdir_p(p->outdir);
+	mkdir_p(p->outdir, "-o");
 	p->tmpdir =
 	    xasprintf("%s/pcbench-plot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(p->tmpdir))

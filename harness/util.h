@@ -26,5 +26,16 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
+void *xrealloc(void *p, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ends_with - @s ends with @suffix. */
+int ends_with(const char *s, const char *suffix);
+
+/*
+ * mkdir_p - create @path and its missing parents; on failure exit 2 naming option @what
+ * and the path.
+ */
+void mkdir_p(const char *path, const char *what);
 
 #endif

@@ -11,20 +11,15 @@
 
 #include "csv.h"
 #include "harness.h"
+#include "results.h"
 #include "check.h"
-
-static const char *const required[] = {
-    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
-    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
-    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
-};
 
 int main(void)
 {
 	const char *pcbench = getenv("PCBENCH");
 	char dir[] = "/tmp/pcbench-smoke-XXXXXX", cmd[1024], path[600], err[600];
 	struct csv_table *t;
-	int c[sizeof(required) / sizeof(required[0])], nexpected = 0;
+	int c[RESULTS_NREQ], nexpected = 0;
 
 	if (!pcbench || !mkdtemp(dir)) {
 		fprintf(stderr, "PCBENCH unset or mkdtemp failed\n");
@@ -39,9 +34,9 @@ int main(void)
 		fprintf(stderr, "FAIL: %s\n", err);
 		return 1;
 	}
-	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
-		c[i] = csv_col(t, required[i]);
-		CHECK(c[i] == (int)i, "column %s at %d, want %zu", required[i], c[i], i);
+	for (size_t i = 0; i < RESULTS_NREQ; i++) {
+		c[i] = csv_col(t, results_required[i]);
+		CHECK(c[i] == (int)i, "column %s at %d, want %zu", results_required[i], c[i], i);
 	}
 	/* one row per (scenario, preset, workload, threads) with threads 1 and max */
 	for (int s = 0; all_scenarios[s]; s++) {

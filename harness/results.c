@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/* results.c - the results.csv column contract and loading a run back. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "results.h"
+#include "util.h"
+
+const char *const results_required[RESULTS_NREQ] = {
+    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
+    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
+    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
+};
+
+static char *json_str(json_t *j, const char *key)
+{
+	json_t *v = json_object_get(j, key);
+
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+void run_file_load(struct run_file *r, const char *arg)
+{
+	char err[1024], *ctx;
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->arg = arg;
+	if (stat(arg, &st))
+		usage_error("RUN", arg, "%s", strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		r->csv_path = xasprintf("%s/results.csv", arg);
+		r->dir = xstrdup(arg);
+		if (stat(r->csv_path, &st))
+			usage_error("RUN", arg, "no results.csv in this directory (%s)",
+				    strerror(errno));
+	} else {
+		const char *slash = strrchr(arg, '/');
+
+		r->csv_path = xstrdup(arg);
+		/* context.json describes results.csv only: a --csv file may mix runs. */
+		if (!strcmp(slash ? slash + 1 : arg, "results.csv"))
+			r->dir = slash ? xasprintf("%.*s",
+						   (int)(slash - arg) ? (int)(slash - arg) : 1, arg)
+				       : xstrdup(".");
+	}
+	r->t = csv_read_file(r->csv_path, err, sizeof(err));
+	if (!r->t)
+		usage_error("RUN", arg, "%s", err);
+	for (int i = 0; i < RESULTS_NREQ; i++)
+		if (csv_col(r->t, results_required[i]) < 0)
+			usage_error("RUN", r->csv_path,
+				    "not a pcbench results CSV: no column \"%s\" (see "
+				    "results/README.md)",
+				    results_required[i]);
+	if (!r->t->nrows)
+		usage_error("RUN", r->csv_path, "no result rows");
+	if (!r->dir)
+		return;
+	ctx = xasprintf("%s/context.json", r->dir);
+	if (!stat(ctx, &st)) {
+		json_error_t jerr;
+		json_t *j = json_load_file(ctx, 0, &jerr);
+
+		if (!j) {
+			fprintf(stderr, "pcbench: %s: %s (ignored)\n", ctx, jerr.text);
+		} else {
+			r->run_id = json_str(j, "run_id");
+			r->host = json_str(j, "host");
+			r->cpu_model = json_str(j, "cpu_model");
+			r->start = json_str(j, "start_time");
+			json_decref(j);
+		}
+	}
+	free(ctx);
+}
