@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps configure build run test test-asan test-tsan overhead format clean
+.PHONY: all deps configure build run test test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -43,6 +43,15 @@ test-tsan: deps
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
 		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure -j $(JOBS)
 
+# Every libFuzzer target for 20 s (FUZZ_SECONDS) under ASan+UBSan, built with clang.
+FUZZ_SECONDS ?= 20
+fuzz-smoke: deps
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPCBENCH_FUZZ=ON -DPCBENCH_SANITIZE=address,undefined >/dev/null
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_layout fuzz_pahole fuzz_recipe \
+		fuzz_lists fuzz_csv
+	./scripts/fuzz-smoke build-fuzz $(FUZZ_SECONDS)
+
 # The instrument-overhead benchmark (pcbench vs a compiled struct in a plain loop).
 overhead: build
 	./$(BUILD)/pcbench-overhead $(ARGS)
@@ -51,4 +60,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cc')
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan
+	rm -rf $(BUILD) build-asan build-tsan build-fuzz

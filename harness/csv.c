@@ -138,6 +138,9 @@ int csv_write_row(struct csv_writer *w, const char *const *vals)
 	n = build_line(w, vals);
 	if (n < 0)
 		return -1;
+	struct stat st;
+	off_t before = fstat(fileno(w->f), &st) ? -1 : st.st_size;
+
 	errno = 0;
 	if (fwrite(w->buf, 1, (size_t)n, w->f) != (size_t)n || fflush(w->f)) {
 		if (!errno)
@@ -145,6 +148,9 @@ int csv_write_row(struct csv_writer *w, const char *const *vals)
 		w->failed = errno;
 		/* Drop what is still buffered so that a later flush cannot add a row's tail. */
 		__fpurge(w->f);
+		/* A short write (disk full, file size limit) may have left part of the row. */
+		if (before >= 0 && S_ISREG(st.st_mode))
+			(void)!ftruncate(fileno(w->f), before);
 		errno = w->failed;
 		return -1;
 	}

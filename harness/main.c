@@ -693,8 +693,20 @@ static void print_plan(const struct options *o, const struct topo *topo)
 		usage_error("--csv", o->csv, "%s", strerror(errno));
 }
 
+/* open_extra_csv - the --csv file, appended to only when its header is this run's. */
+static struct csv_writer *open_extra_csv(const char *path)
+{
+	char err[PATH_MAX + 256];
+	struct csv_writer *w = csv_create(path, run.cols, run.ncols, 1, err, sizeof(err));
+
+	if (!w)
+		usage_error("--csv", path, "%s", err);
+	return w;
+}
+
 static void open_outputs(const struct options *o)
 {
+	struct stat st;
 	char path[PATH_MAX + 16], err[PATH_MAX + 128], stamp[32];
 	const char *base;
 
@@ -706,7 +718,6 @@ static void open_outputs(const struct options *o)
 			*p = *p == ':' ? '-' : *p;
 		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp, run.ctx.host);
 	}
-	mkdir_p(run.run_dir, "--out");
 	base = strrchr(run.run_dir, '/');
 	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
 		 base && base[1] ? base + 1 : run.run_dir);
@@ -741,18 +752,22 @@ static void open_outputs(const struct options *o)
 	run.cols[run.ncols++] = "counters_note";
 	for (int i = 0; o->with_model && i < MODEL_NCOLS; i++)
 		run.cols[run.ncols++] = model_csv_cols[i];
+	/* Check what exists before creating anything, so that a refusal leaves no trace. */
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
+	if (!o->force && !stat(path, &st) && st.st_size > 0)
+		usage_error("--out", run.run_dir,
+			    "%s exists (choose a new run directory, or --force)", path);
+	if (o->csv && !stat(o->csv, &st) && !(run.csv_extra = open_extra_csv(o->csv)))
+		usage_error("--csv", o->csv, "cannot append");
+	mkdir_p(run.run_dir, "--out");
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
 	run.csv = csv_create(path, run.cols, run.ncols, 0, err, sizeof(err));
 	if (!run.csv)
 		usage_error("--out", run.run_dir, "%s (choose a new run directory, or --force)",
 			    err);
-	if (o->csv) {
-		run.csv_extra = csv_create(o->csv, run.cols, run.ncols, 1, err, sizeof(err));
-		if (!run.csv_extra)
-			usage_error("--csv", o->csv, "%s", err);
-	}
+	if (o->csv && !run.csv_extra)
+		run.csv_extra = open_extra_csv(o->csv);
 	snprintf(run.context_path, sizeof(run.context_path), "%s/context.json", run.run_dir);
 }
 

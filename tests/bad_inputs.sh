@@ -1,0 +1,44 @@
+#!/bin/sh
+# bad_inputs.sh PCBENCH SRCDIR - run every case of bad_inputs.tbl: exit code, message, and
+# no file created or changed that the case should not touch.
+set -u
+pcbench=$1 SRC=$2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fail=0 n=0
+
+"$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 1 --time 0.001 -o "$TMP/exists" \
+	>/dev/null 2>&1 || { echo "FAIL: could not prepare $TMP/exists"; exit 1; }
+printf 'a,b\n1,2\n' >"$TMP/other.csv"
+
+state() { (cd "$TMP" && find . -type f -newer "$TMP/.stamp" -o -type f -print | sort | xargs md5sum 2>/dev/null; find . | sort); }
+touch "$TMP/.stamp"
+
+while IFS= read -r line; do
+	case "$line" in '#'* | '') continue ;; esac
+	code=${line%% | *}
+	rest=${line#* | }
+	frag=${rest%% | *}
+	args=${rest#* | }
+	frag=$(eval "printf '%s' \"$frag\"")
+	before=$(state)
+	eval "set -- $args"
+	"$pcbench" "$@" >"$TMP/.out" 2>"$TMP/.err"
+	rc=$?
+	rm -f "$TMP/.out"
+	n=$((n + 1))
+	if [ "$rc" -ne "$code" ] || ! grep -qF -- "$frag" "$TMP/.err"; then
+		echo "FAIL: pcbench $args: exit $rc (want $code), stderr:"
+		sed 's/^/    /' "$TMP/.err" | head -n 8
+		echo "    (want a line containing: $frag)"
+		fail=1
+	fi
+	rm -f "$TMP/.err"
+	if [ "$code" -eq 2 ] && [ "$(state)" != "$before" ]; then
+		echo "FAIL: pcbench $args created or changed files under $TMP"
+		fail=1
+	fi
+done <"$SRC/tests/bad_inputs.tbl"
+echo "$n bad-input cases checked"
+[ "$n" -ge 30 ] || { echo "FAIL: fewer than 30 cases"; fail=1; }
+exit $fail
