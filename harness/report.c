@@ -127,14 +127,40 @@ static void print_group(const struct report *r, size_t first, FILE *out)
 	}
 }
 
+static int cmp_family_ptr(const void *a, const void *b)
+{
+	const struct family *x = *(const struct family *const *)a;
+	const struct family *y = *(const struct family *const *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * report_print - one table per group, in the order the families were planned (scenario,
+ * workload, thread count), whatever order the interleaved repetitions ran in.
+ */
 void report_print(const struct report *r, FILE *out)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		int printed = 0;
+	const struct family **lead = xcalloc(r->n + 1, sizeof(*lead));
+	size_t ng = 0;
 
-		for (size_t j = 0; j < i && !printed; j++)
-			printed = same_group(r->e[j].f, r->e[i].f);
-		if (!printed)
-			print_group(r, i, out);
+	for (size_t i = 0; i < r->n; i++) {
+		size_t g = 0;
+
+		while (g < ng && !same_group(lead[g], r->e[i].f))
+			g++;
+		if (g == ng)
+			lead[ng++] = r->e[i].f;
+		else if (r->e[i].f < lead[g]) {
+			lead[g] = r->e[i].f; /* families are planned in one array, in order */
+		}
 	}
+	qsort(lead, ng, sizeof(*lead), cmp_family_ptr);
+	for (size_t g = 0; g < ng; g++)
+		for (size_t i = 0; i < r->n; i++)
+			if (same_group(r->e[i].f, lead[g])) {
+				print_group(r, i, out);
+				break;
+			}
+	free(lead);
 }
