@@ -36,7 +36,7 @@ static const char *const extra_cols[] = {"host", "window_s", "home", "topology_f
 struct options {
 	struct selection sel;
 	const char *out, *csv, *filter;
-	const char *home, *layout, *events, *pmu, *matrix_cpus;
+	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
 	double time_s;
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
 	int matrix;
@@ -101,6 +101,7 @@ static void usage(FILE *out)
 	    "      --layout NAME|FILE   run every selected scenario whose structs the layout\n"
 	    "                           describes with it (the presets keep their algorithm\n"
 	    "                           knobs); a built-in name or a layout file\n"
+	    "      --recipe FILE        the probe scenario's accesses (same as -D recipe=FILE)\n"
 	    "  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>);\n"
 	    "                           an existing one is never overwritten...\n"
 	    "      --force              ...unless this is given\n"
@@ -251,6 +252,14 @@ static int parse_reps(const char *s)
 	return (int)v;
 }
 
+/* add_param - an option that stands for --param NAME=VALUE. */
+static void add_param(struct options *o, const char *name, const char *value)
+{
+	if (o->sel.nparams == SELECTION_MAX_PARAMS)
+		usage_error("--param", value, "more than %d parameters", SELECTION_MAX_PARAMS);
+	o->sel.params[o->sel.nparams++] = xasprintf("%s=%s", name, value);
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -271,6 +280,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	    {"dry-run", no_argument, NULL, 'n'},
 	    {"check-host", no_argument, NULL, 'K'},
 	    {"layout", required_argument, NULL, 'l'},
+	    {"recipe", required_argument, NULL, 'R'},
 	    {"force", no_argument, NULL, 'F'},
 	    {"events", required_argument, NULL, 'E'},
 	    {"events-kernel", no_argument, NULL, 'k'},
@@ -325,6 +335,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'l':
 			o->layout = optarg;
 			break;
+		case 'R':
+			o->recipe = optarg;
+			break;
 		case 'F':
 			o->force = 1;
 			break;
@@ -361,14 +374,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		usage_error("argument", argv[optind], "unexpected (see --help)");
-	if (o->layout) {
-		static char buf[PATH_MAX + 8];
-
-		if (o->sel.nparams == SELECTION_MAX_PARAMS)
-			usage_error("--layout", o->layout, "too many parameters");
-		snprintf(buf, sizeof(buf), "layout=%s", o->layout);
-		o->sel.params[o->sel.nparams++] = buf;
-	}
+	if (o->layout)
+		add_param(o, "layout", o->layout);
+	if (o->recipe)
+		add_param(o, "recipe", o->recipe);
 	if (o->check_host &&
 	    (!strcmp(o->sel.topology, "host") || !strncmp(o->sel.topology, "synthetic:", 10)))
 		usage_error("--check-host", o->sel.topology,

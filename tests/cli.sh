@@ -24,4 +24,14 @@ rc=$?
 [ $rc -eq 4 ] || { echo "FAIL: all skipped: exit $rc, want 4"; fail=1; }
 grep -q ',skipped,placement scatter: 100000 threads need 100000 PUs' "$tmp/skip/results.csv" ||
 	{ echo "FAIL: no skipped row naming the reason"; fail=1; }
+
+# The c2c matrix: one row per repetition of every pair (diagonal included), ns per transfer.
+"$pcbench" -s c2c --matrix -r 1 --time 0.01 -o "$tmp/matrix" >"$tmp/mout" 2>/dev/null ||
+	{ echo "FAIL: --matrix"; fail=1; }
+n=$(nproc)
+[ "$(($(wc -l <"$tmp/matrix/results.csv") - 1))" -eq $((n * (n + 1) / 2)) ] ||
+	{ echo "FAIL: --matrix rows"; fail=1; }
+head -n 1 "$tmp/matrix/results.csv" | grep -q ',cpu_a,cpu_b,ns_per_transfer,' ||
+	{ echo "FAIL: --matrix columns"; fail=1; }
+grep -q "median ns per one-way transfer" "$tmp/mout" || { echo "FAIL: --matrix table"; fail=1; }
 exit $fail

@@ -43,4 +43,23 @@ fi
 	{ echo "FAIL: --home node:0 row without home 0 and a topology_fp"; fail=1; }
 [ -s "$tmp/home0/topology.xml" ] && [ -s "$tmp/home0/topology_fp" ] ||
 	{ echo "FAIL: run directory without topology.xml or topology_fp"; fail=1; }
+
+# A lab plan checked on its machine: the host's own export matches, a different one does not.
+"$pcbench" --topology "$tmp/home0/topology.xml" --check-host -p +ABC -w direct -t 1 -r 1 \
+	--time 0.01 -o "$tmp/checked" >/dev/null 2>"$tmp/err" ||
+	{ echo "FAIL: --check-host on this host's own topology.xml"; cat "$tmp/err"; fail=1; }
+grep -q "this host matches" "$tmp/err" || { echo "FAIL: --check-host said nothing"; fail=1; }
+"$pcbench" --dry-run --topology 'synthetic:pack:2 core:2 pu:2' -t 4 -p +ABC -w direct \
+	--csv "$tmp/plan.csv" >/dev/null 2>&1 ||
+	{ echo "FAIL: --dry-run --csv"; fail=1; }
+[ "$(head -n 1 "$tmp/plan.csv")" = "threads,thread,pu,core,l3,package,numa" ] &&
+	[ "$(wc -l <"$tmp/plan.csv")" -eq 5 ] || { echo "FAIL: plan CSV"; cat "$tmp/plan.csv"; fail=1; }
+lstopo-no-graphics -i 'pack:2 core:2 pu:2' --of xml "$tmp/lab.xml" 2>/dev/null
+if [ -s "$tmp/lab.xml" ]; then
+	"$pcbench" --topology "$tmp/lab.xml" --check-host -t 1 -r 1 --time 0.01 -o "$tmp/lab" \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "differs from the file's" "$tmp/err" && [ ! -e "$tmp/lab" ] ||
+		{ echo "FAIL: --check-host with another machine's XML: exit $rc"; cat "$tmp/err"; fail=1; }
+fi
 exit $fail
