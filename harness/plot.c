@@ -390,6 +390,11 @@ static int thread_counts(const struct plot *p, const char *scenario, const char 
 	return n;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
 static void fmt_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -604,6 +609,72 @@ out:
 	free(v);
 }
 
+/*
+ * plot_matrix - c2c-matrix.png from the cpu_a, cpu_b and ns_per_transfer columns of a
+ * `pcbench -s c2c --matrix` run: the median over ok repetitions of every pair, mirrored.
+ */
+static void plot_matrix(struct plot *p)
+{
+	int ca = csv_col(p->t, "cpu_a"), cb = csv_col(p->t, "cpu_b");
+	int cn = csv_col(p->t, "ns_per_transfer"), cpus[1024], n = 0;
+	char *data, *png, *title, *title_end, ncpus[16];
+	double *v;
+	FILE *f;
+
+	if (ca < 0 || cb < 0 || cn < 0) {
+		printf("skipped %s/c2c-matrix.png: no c2c --matrix data in this run\n", p->outdir);
+		return;
+	}
+	for (int r = 0; r < p->t->nrows; r++)
+		for (int k = 0; k < 2; k++) {
+			int cpu = atoi(p->t->rows[r][k ? cb : ca]), dup = 0;
+
+			for (int i = 0; i < n; i++)
+				dup |= cpus[i] == cpu;
+			if (!dup && n < 1024)
+				cpus[n++] = cpu;
+		}
+	qsort(cpus, (size_t)n, sizeof(int), cmp_int);
+	data = xasprintf("%s/c2c-matrix.dat", p->tmpdir);
+	png = xasprintf("%s/c2c-matrix.png", p->outdir);
+	v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double));
+	f = fopen(data, "w");
+	if (!f)
+		usage_error("plot", data, "%s", strerror(errno));
+	fprintf(f, "# column row median-ns cpu-of-column cpu-of-row\n");
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
+			size_t k = 0;
+
+			for (int r = 0; r < p->t->nrows; r++) {
+				int a = atoi(p->t->rows[r][ca]), b = atoi(p->t->rows[r][cb]);
+
+				if (strcmp(cellv(p, r, p->c_status), "ok") ||
+				    !((a == cpus[i] && b == cpus[j]) ||
+				      (a == cpus[j] && b == cpus[i])))
+					continue;
+				v[k++] = atof(p->t->rows[r][cn]);
+			}
+			fprintf(f, "%d %d", i, j);
+			fmt_num(f, k ? stats_median(v, k) : NAN);
+			fprintf(f, " %d %d\n", cpus[i], cpus[j]);
+		}
+		fprintf(f, "\n");
+	}
+	fclose(f);
+	title_end = title_suffix(p);
+	title = xasprintf("c2c %s: ns per one-way transfer %s",
+			  p->t->nrows ? cellv(p, 0, p->c_workload) : "", title_end);
+	snprintf(ncpus, sizeof(ncpus), "%d", n);
+	gnuplot(p, "c2c-matrix.gp", png, (char *[]){data, png, title, ncpus, NULL});
+	unlink(data);
+	free(title_end);
+	free(title);
+	free(data);
+	free(png);
+	free(v);
+}
+
 static void plot_usage(FILE *out)
 {
 	fprintf(
@@ -617,7 +688,7 @@ static void plot_usage(FILE *out)
 	    "                                     linear scaling of the first preset's 1 thread\n"
 	    "  counters-<scenario>.png            HITM, c2c-fill and LLC-miss per operation,\n"
 	    "                                     bars per preset, where the run has them\n"
-	    "  c2c-matrix.png                     from a c2c --matrix run (not yet recorded)\n"
+	    "  c2c-matrix.png                     from a c2c --matrix run\n"
 	    "\n"
 	    "Exit status: 0 plots written, 1 gnuplot failed, 2 bad usage or input,\n"
 	    "4 skipped (gnuplot is not installed, or nothing to plot).\n");
@@ -697,8 +768,7 @@ int plot_main(int argc, char **argv)
 		plot_counters(p, scs[s], ls, nls);
 		free(wls);
 	}
-	/* The c2c --matrix columns are not part of results.csv yet: nothing to draw. */
-	printf("skipped %s/c2c-matrix.png: no c2c --matrix data in this run\n", p->outdir);
+	plot_matrix(p);
 	rmdir(p->tmpdir);
 	free(scs);
 	free(ls);

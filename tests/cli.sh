@@ -34,4 +34,9 @@ n=$(nproc)
 head -n 1 "$tmp/matrix/results.csv" | grep -q ',cpu_a,cpu_b,ns_per_transfer,' ||
 	{ echo "FAIL: --matrix columns"; fail=1; }
 grep -q "median ns per one-way transfer" "$tmp/mout" || { echo "FAIL: --matrix table"; fail=1; }
+if command -v gnuplot >/dev/null 2>&1; then
+	"$pcbench" plot "$tmp/matrix" >/dev/null 2>&1 &&
+		[ "$(head -c 4 "$tmp/matrix/c2c-matrix.png" | od -An -c | tr -d ' ')" = '211PNG' ] ||
+		{ echo "FAIL: plot of a --matrix run: no c2c-matrix.png"; fail=1; }
+fi
 exit $fail
