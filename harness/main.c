@@ -30,7 +30,8 @@
 #define MAX_THREAD_COUNTS 256
 
 /* After the contract's 17 columns (results.h): these, then param_*, counters, model. */
-static const char *const extra_cols[] = {"host", "window_s", "home", "topology_fp", "layout_fp"};
+static const char *const extra_cols[] = {"host",	"window_s",  "home",
+					 "topology_fp", "layout_fp", "pair_class"};
 #define NBASE (RESULTS_NREQ + (int)(sizeof(extra_cols) / sizeof(extra_cols[0])))
 
 struct options {
@@ -932,6 +933,9 @@ static void write_row(const struct family *f, int rep, enum status st, const cha
 	v[k++] = home;
 	v[k++] = run.topology_fp;
 	v[k++] = f->layout_fp;
+	v[k++] = f->pus && f->threads >= 2
+		     ? topo_pair_names[topo_pair_class(run.topo, f->pus[0], f->pus[1])]
+		     : "";
 	if (run.opt.matrix) {
 		snprintf(mx[0], sizeof(mx[0]), "%d", f->pus[0]);
 		snprintf(mx[1], sizeof(mx[1]), "%d", f->pus[f->threads - 1]);
