@@ -316,6 +316,15 @@ static struct layout *pn_layout(const struct pn_knobs *k, char *err, size_t errl
 	return l;
 }
 
+/* computed_layout - the layout of @cfg's preset and knobs, for the layout_fp column. */
+static struct layout *computed_layout(const struct bench_cfg *cfg)
+{
+	struct pn_knobs k;
+	char err[256];
+
+	return knobs_from_cfg(cfg, &k, err, sizeof(err)) ? NULL : pn_layout(&k, err, sizeof(err));
+}
+
 /* kmalloc_size - the kmalloc size class of @size (power of two, naturally aligned). */
 static size_t kmalloc_size(size_t size)
 {
@@ -912,4 +921,5 @@ const struct scenario per_node_scenario = {
     .run = run,
     .objects = objects,
     .describe = describe,
+    .computed_layout = computed_layout,
 };

@@ -132,6 +132,11 @@ struct scenario {
 	 */
 	void (*describe)(const struct bench_cfg *cfg, void (*out)(void *arg, const char *line),
 			 void *arg);
+	/*
+	 * Optional, for scenarios whose layout is computed from parameters rather than named
+	 * by a BENCH_LAYOUT parameter: that layout (the caller frees it), for layout_fp.
+	 */
+	struct layout *(*computed_layout)(const struct bench_cfg *cfg);
 };
 
 #endif

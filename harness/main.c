@@ -411,9 +411,17 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 			sizeof(err));
 	if (!f.cfg)
 		usage_error("configuration", f.name, "%s", err);
-	if (cfg_layout(f.cfg))
+	if (cfg_layout(f.cfg)) {
 		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
 			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
+	} else if (f.sc->computed_layout) {
+		struct layout *l = f.sc->computed_layout(f.cfg);
+
+		if (l)
+			snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
+				 (unsigned long long)layout_fingerprint(l));
+		layout_free(l);
+	}
 	if (family_place(&f, topo, err, sizeof(err)))
 		usage_error("--placement", o->sel.placement, "%s", err);
 	if (f.pus && topo_home_parse(topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))

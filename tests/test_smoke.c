@@ -73,6 +73,9 @@ int main(void)
 		CHECK(lo <= ops / threads && ops / threads <= hi, "row %d: min/max thread ops",
 		      r + 1);
 		CHECK(strlen(row[7]) > 0, "row %d: empty cpus", r + 1);
+		/* a layout named in the row is fingerprinted, built-in, file or computed */
+		CHECK(!row[3][0] || strlen(row[csv_col(t, "layout_fp")]) == 16,
+		      "row %d: layout %s without a layout_fp", r + 1, row[3]);
 	}
 	csv_table_free(t);
 	snprintf(path, sizeof(path), "%s/run/context.json", dir);
