@@ -9,6 +9,7 @@
 #define PCBENCH_PC_REF_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 #define REF_RELAXED memory_order_relaxed
 
@@ -105,5 +106,27 @@ static inline void ref_hierarchy(struct ref_pc **c, int levels, long min, long l
 	atomic_store(&c[1]->low, low);
 	ref_try_charge(c[levels - 1], preload, cond_xchg);
 }
+
+/* ref_fields - the compared fields of struct ref_pc, by name (layout field names). */
+static const struct {
+	const char *name;
+	size_t off;
+} ref_fields[] = {
+#define R(f)                                                                                       \
+	{                                                                                          \
+#f, offsetof(struct ref_pc, f)                                                     \
+	}
+    R(usage),
+    R(min_usage),
+    R(low_usage),
+    R(children_min_usage),
+    R(children_low_usage),
+    R(watermark),
+    R(failcnt),
+    R(min),
+    R(low),
+    R(max),
+#undef R
+};
 
 #endif

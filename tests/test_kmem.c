@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "pc_ref.h"
 #include "check.h"
+#include "scenario_inst.h"
 
 #define NLEVELS 4
 #define LEAF (NLEVELS - 1)
@@ -40,64 +41,19 @@ static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 enum { C_MEMORY, C_SWAP, C_KMEM, NCTR };
 static const char *const ctr_names[NCTR] = {"memory", "swap", "kmem"};
 
-struct inst {
-	const struct scenario *sc;
-	struct bench_cfg *cfg;
-	void *shared, *ts;
-	struct bench_object obj[NOBJ];
-	char label[200];
-};
-
-static int inst_open(struct inst *in, const char *preset, const char *workload, int threads,
+/* open_kmem - kmem; its objects are the 4 levels, root first, then the globals. */
+static int open_kmem(struct inst *in, const char *preset, const char *workload, int threads,
 		     char *const *user, int nuser, int thread_state)
 {
-	char err[512];
-	int n;
-
-	memset(in, 0, sizeof(*in));
-	in->sc = scenario_find("kmem");
-	if (!in->sc) {
-		CHECK(0, "scenario kmem not found");
+	if (inst_open(in, "kmem", preset, workload, threads, user, nuser, thread_state))
 		return -1;
-	}
-	n = snprintf(in->label, sizeof(in->label), "%s/%s", preset, workload);
-	for (int i = 0; i < nuser && n > 0 && (size_t)n < sizeof(in->label); i++)
-		n += snprintf(in->label + n, sizeof(in->label) - (size_t)n, " %s", user[i]);
-	in->cfg = cfg_new(in->sc, preset_find(in->sc, preset), workload_find(in->sc, workload),
-			  threads, user, nuser, err, sizeof(err));
-	if (!in->cfg) {
-		CHECK(0, "%s: cfg_new: %s", in->label, err);
-		return -1;
-	}
-	in->shared = in->sc->setup(in->cfg, err, sizeof(err));
-	if (!in->shared) {
-		CHECK(0, "%s: setup: %s", in->label, err);
-		return -1;
-	}
-	n = in->sc->objects(in->shared, in->obj, NOBJ);
-	CHECK_EQ("objects()", n, NOBJ);
-	if (n != NOBJ)
+	CHECK_EQ("objects()", in->nobj, NOBJ);
+	if (in->nobj != NOBJ)
 		return -1;
 	for (int i = 0; i < NLEVELS; i++)
 		CHECK(!strcmp(in->obj[i].name, level_names[i]), "object %d is %s", i,
 		      in->obj[i].name);
-	if (thread_state) {
-		in->ts = in->sc->thread_setup(in->shared, 0);
-		CHECK(in->ts, "%s: thread_setup", in->label);
-		if (!in->ts)
-			return -1;
-	}
 	return 0;
-}
-
-static void inst_close(struct inst *in)
-{
-	if (in->ts)
-		in->sc->thread_teardown(in->shared, in->ts);
-	if (in->shared)
-		in->sc->teardown(in->shared);
-	cfg_free(in->cfg);
-	memset(in, 0, sizeof(*in));
 }
 
 static pc_word *word(const struct bench_object *o, const char *path)
@@ -153,7 +109,7 @@ static void test_layouts(void)
 		struct inst in;
 
 		snprintf(p, sizeof(p), "layout=%s", want[i].layout);
-		if (inst_open(&in, "a8c49af3be", "pair", 1, user, 1, 0)) {
+		if (open_kmem(&in, "a8c49af3be", "pair", 1, user, 1, 0)) {
 			inst_close(&in);
 			continue;
 		}
@@ -170,7 +126,7 @@ static void test_layouts(void)
 	{
 		struct inst in;
 
-		if (!inst_open(&in, "a8c49af3be", "pair", 1, NULL, 0, 0)) {
+		if (!open_kmem(&in, "a8c49af3be", "pair", 1, NULL, 0, 0)) {
 			const struct layout *l = in.obj[0].layout;
 
 			CHECK(layout_offset(l, "mem_cgroup", "kmem.children_low_usage") / 64 == 8 &&
@@ -282,27 +238,6 @@ static void kref_op(struct kref *r, long n)
 	kref_refill(r, r->split ? &r->ustock : &r->stock, n);
 }
 
-static const struct {
-	const char *name;
-	size_t off;
-} ref_fields[] = {
-#define R(f)                                                                                       \
-	{                                                                                          \
-#f, offsetof(struct ref_pc, f)                                                     \
-	}
-    R(usage),
-    R(min_usage),
-    R(low_usage),
-    R(children_min_usage),
-    R(children_low_usage),
-    R(watermark),
-    R(failcnt),
-    R(min),
-    R(low),
-    R(max),
-#undef R
-};
-
 static void compare(const struct inst *in, const struct kref *r, const char *when)
 {
 	for (int c = 0; c < NCTR; c++)
@@ -331,7 +266,7 @@ static void test_reference(const char *preset, const char *workload, long nr, co
 
 	snprintf(p1, sizeof(p1), "nr=%ld", nr);
 	snprintf(p2, sizeof(p2), "flush=%s", flush);
-	if (inst_open(&in, preset, workload, 1, user, 2, 1)) {
+	if (open_kmem(&in, preset, workload, 1, user, 2, 1)) {
 		inst_close(&in);
 		return;
 	}
@@ -392,7 +327,7 @@ static void test_inventory(const char *preset, const char *workload)
 	char what[300];
 	int v1, stat, counter;
 
-	if (inst_open(&in, preset, workload, 1, NULL, 0, 1)) {
+	if (open_kmem(&in, preset, workload, 1, NULL, 0, 1)) {
 		inst_close(&in);
 		return;
 	}
@@ -482,7 +417,7 @@ static void test_concurrent(const char *preset, const char *workload)
 	char what[300];
 	int v1;
 
-	if (inst_open(&in, preset, workload, THREADS, NULL, 0, 0)) {
+	if (open_kmem(&in, preset, workload, THREADS, NULL, 0, 0)) {
 		inst_close(&in);
 		return;
 	}

@@ -21,6 +21,7 @@
 #include "harness.h"
 #include "pc_ref.h"
 #include "check.h"
+#include "scenario_inst.h"
 
 #define NLEVELS 4 /* root, L1, L2, L3: objs[0] is the root, objs[3] the leaf */
 #define LEAF (NLEVELS - 1)
@@ -33,62 +34,19 @@ static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 
 /* ---- one scenario instance, driven through the public API ---- */
 
-struct inst {
-	const struct scenario *sc;
-	struct bench_cfg *cfg;
-	void *shared, *ts;
-	struct bench_object obj[NLEVELS];
-	char label[160];
-};
-
-static int inst_open(struct inst *in, const char *preset, const char *workload, char *const *user,
-		     int nuser)
+/* open_pc - page_counter with thread 0's state; its objects are the 4 levels, root first. */
+static int open_pc(struct inst *in, const char *preset, const char *workload, char *const *user,
+		   int nuser)
 {
-	char err[256];
-	int n;
-
-	memset(in, 0, sizeof(*in));
-	in->sc = scenario_find("page_counter");
-	if (!in->sc) {
-		CHECK(0, "scenario page_counter not found");
+	if (inst_open(in, "page_counter", preset, workload, 1, user, nuser, 1))
 		return -1;
-	}
-	n = snprintf(in->label, sizeof(in->label), "%s/%s", preset, workload);
-	for (int i = 0; i < nuser && n > 0 && (size_t)n < sizeof(in->label); i++)
-		n += snprintf(in->label + n, sizeof(in->label) - (size_t)n, " %s", user[i]);
-	in->cfg = cfg_new(in->sc, preset_find(in->sc, preset), workload_find(in->sc, workload), 1,
-			  user, nuser, err, sizeof(err));
-	if (!in->cfg) {
-		CHECK(0, "%s: cfg_new: %s", in->label, err);
-		return -1;
-	}
-	in->shared = in->sc->setup(in->cfg, err, sizeof(err));
-	if (!in->shared) {
-		CHECK(0, "%s: setup: %s", in->label, err);
-		cfg_free(in->cfg);
-		return -1;
-	}
-	in->ts = in->sc->thread_setup(in->shared, 0);
-	CHECK(in->ts, "%s: thread_setup failed", in->label);
-	n = in->sc->objects(in->shared, in->obj, NLEVELS);
-	CHECK_EQ("objects()", n, NLEVELS);
-	if (!in->ts || n != NLEVELS)
+	CHECK_EQ("objects()", in->nobj, NLEVELS);
+	if (in->nobj != NLEVELS)
 		return -1;
 	for (int i = 0; i < NLEVELS; i++)
 		CHECK(!strcmp(in->obj[i].name, level_names[i]), "object %d is %s, expected %s", i,
 		      in->obj[i].name, level_names[i]);
 	return 0;
-}
-
-static void inst_close(struct inst *in)
-{
-	if (in->ts)
-		in->sc->thread_teardown(in->shared, in->ts);
-	if (in->shared)
-		in->sc->teardown(in->shared);
-	if (in->cfg)
-		cfg_free(in->cfg);
-	memset(in, 0, sizeof(*in));
 }
 
 /* word - the pc_word at @path ("memory.usage", "css.parent") of level @lv's mem_cgroup. */
@@ -119,27 +77,6 @@ static long memv(const struct inst *in, int lv, const char *field)
 }
 
 /* ---- the reference hierarchy ---- */
-
-static const struct {
-	const char *name;
-	size_t off;
-} ref_fields[] = {
-#define R(f)                                                                                       \
-	{                                                                                          \
-#f, offsetof(struct ref_pc, f)                                                     \
-	}
-    R(usage),
-    R(min_usage),
-    R(low_usage),
-    R(children_min_usage),
-    R(children_low_usage),
-    R(watermark),
-    R(failcnt),
-    R(min),
-    R(low),
-    R(max),
-#undef R
-};
 
 struct ref {
 	struct ref_pc *c[NLEVELS];
@@ -269,7 +206,7 @@ static void test_reference(const char *preset, const struct ref_case *rc)
 	snprintf(p1, sizeof(p1), "preload=%ld", rc->preload);
 	snprintf(p2, sizeof(p2), "nr=%ld", rc->nr);
 	snprintf(p3, sizeof(p3), "burst=%ld", rc->nr);
-	if (inst_open(&in, preset, "direct", user, 3)) {
+	if (open_pc(&in, preset, "direct", user, 3)) {
 		inst_close(&in);
 		return;
 	}
@@ -332,7 +269,7 @@ static void test_fail(const char *preset, int fl)
 	struct ref r;
 	char what[400];
 
-	if (inst_open(&in, preset, "direct", user, 3)) {
+	if (open_pc(&in, preset, "direct", user, 3)) {
 		inst_close(&in);
 		return;
 	}
@@ -528,7 +465,7 @@ static void test_inventory_direct(const char *preset)
 	struct inst in;
 	int cond;
 
-	if (inst_open(&in, preset, "direct", user, 1)) {
+	if (open_pc(&in, preset, "direct", user, 1)) {
 		inst_close(&in);
 		return;
 	}
@@ -619,7 +556,7 @@ static void test_inventory_cross(const char *preset)
 	char what[400];
 	struct inst in;
 
-	if (inst_open(&in, preset, "direct", user, 3)) {
+	if (open_pc(&in, preset, "direct", user, 3)) {
 		inst_close(&in);
 		return;
 	}
@@ -686,7 +623,7 @@ static void test_inventory_stocked(const char *preset, long *walks1)
 	struct inst in;
 	int cond;
 
-	if (inst_open(&in, preset, "stocked", user, 2)) {
+	if (open_pc(&in, preset, "stocked", user, 2)) {
 		inst_close(&in);
 		return;
 	}

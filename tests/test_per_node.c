@@ -26,59 +26,13 @@
 
 #include "harness.h"
 #include "check.h"
+#include "scenario_inst.h"
 
 #define NR_LRU 5
 #define ZONE_NORMAL 2
 #define THREADS 4
 #define OPS 20000
 #define CHUNK 500
-
-struct inst {
-	const struct scenario *sc;
-	struct bench_cfg *cfg;
-	void *shared;
-	struct bench_object obj[THREADS + 1];
-	int nobj;
-	char label[200];
-};
-
-static int inst_open(struct inst *in, const char *preset, const char *workload, int threads,
-		     char *const *user, int nuser)
-{
-	char err[512];
-	int n;
-
-	memset(in, 0, sizeof(*in));
-	in->sc = scenario_find("per_node");
-	if (!in->sc) {
-		CHECK(0, "scenario per_node not found");
-		return -1;
-	}
-	n = snprintf(in->label, sizeof(in->label), "%s/%s x%d", preset, workload, threads);
-	for (int i = 0; i < nuser && n > 0 && (size_t)n < sizeof(in->label); i++)
-		n += snprintf(in->label + n, sizeof(in->label) - (size_t)n, " %s", user[i]);
-	in->cfg = cfg_new(in->sc, preset_find(in->sc, preset), workload_find(in->sc, workload),
-			  threads, user, nuser, err, sizeof(err));
-	if (!in->cfg) {
-		CHECK(0, "%s: cfg_new: %s", in->label, err);
-		return -1;
-	}
-	in->shared = in->sc->setup(in->cfg, err, sizeof(err));
-	if (!in->shared) {
-		CHECK(0, "%s: setup: %s", in->label, err);
-		return -1;
-	}
-	in->nobj = in->sc->objects(in->shared, in->obj, (int)ARRAY_SIZE(in->obj));
-	return 0;
-}
-
-static void inst_close(struct inst *in)
-{
-	if (in->shared)
-		in->sc->teardown(in->shared);
-	cfg_free(in->cfg);
-	memset(in, 0, sizeof(*in));
-}
 
 /* off - offset of @path in struct @sname of object 0's layout; fatal when missing. */
 static long off(const struct inst *in, const char *sname, const char *path)
@@ -253,7 +207,7 @@ static void test_offsets_one(const char *preset, char *const *user, int nuser,
 	struct inst in;
 	char what[300];
 
-	if (inst_open(&in, preset, "shared", 1, user, nuser)) {
+	if (inst_open(&in, "per_node", preset, "shared", 1, user, nuser, 0)) {
 		inst_close(&in);
 		return;
 	}
@@ -511,7 +465,7 @@ static void test_sequential(const char *preset, const char *flush)
 	void *ts;
 
 	snprintf(fl, sizeof(fl), "flush=%s", flush);
-	if (inst_open(&in, preset, "shared", 1, user, 2)) {
+	if (inst_open(&in, "per_node", preset, "shared", 1, user, 2, 0)) {
 		inst_close(&in);
 		return;
 	}
@@ -746,7 +700,7 @@ static void test_concurrent(const char *preset, const char *workload)
 	struct crun r = {0};
 	struct inst in;
 
-	if (inst_open(&in, preset, workload, THREADS, user, 1)) {
+	if (inst_open(&in, "per_node", preset, workload, THREADS, user, 1, 0)) {
 		inst_close(&in);
 		return;
 	}
