@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int failures;
 
@@ -53,5 +54,27 @@ static inline __attribute__((format(printf, 3, 4))) void fail_at(const char *fil
 	      (long)(actual), (long)(expected))
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* read_all - a whole file as a NUL-terminated string (free it), or NULL. */
+static inline char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		} else if (buf) {
+			buf[n] = '\0';
+		}
+	}
+	fclose(f);
+	return buf;
+}
 
 #endif

@@ -8,6 +8,7 @@
 #define PCBENCH_SCENARIO_INST_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -63,6 +64,23 @@ static inline int inst_open(struct inst *in, const char *name, const char *prese
 			return -1;
 	}
 	return 0;
+}
+
+/* obj_word - the pc_word at @path ("memory.usage") of modelled object @o; exits when missing. */
+static inline pc_word *obj_word(const struct bench_object *o, const char *path)
+{
+	long off = layout_offset(o->layout, o->sname, path);
+
+	if (off < 0) {
+		fprintf(stderr, "FATAL: layout %s has no %s.%s\n", o->layout->name, o->sname, path);
+		exit(2);
+	}
+	return (pc_word *)((char *)o->base + off);
+}
+
+static inline long obj_val(const struct bench_object *o, const char *path)
+{
+	return atomic_load(obj_word(o, path));
 }
 
 static inline void inst_close(struct inst *in)

@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "check.h"
+#include "scenario_inst.h"
 
 #define NLEVELS 4 /* root, L1, L2, L3 */
 #define MIN_PAGES 256
@@ -63,23 +64,6 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* word - the pc_word at @path ("memory.usage") of object @o. */
-static pc_word *word(const struct bench_object *o, const char *path)
-{
-	long off = layout_offset(o->layout, o->sname, path);
-
-	if (off < 0) {
-		fprintf(stderr, "FATAL: layout %s has no %s.%s\n", o->layout->name, o->sname, path);
-		exit(2);
-	}
-	return (pc_word *)((char *)o->base + off);
-}
-
-static long val(const struct bench_object *o, const char *path)
-{
-	return atomic_load(word(o, path));
-}
-
 /*
  * A configuration: a preset, a workload, optional user parameters and, for the crossing
  * runs, L1's memory.min/low rewritten after setup (0: keep the scenario's 256/512).
@@ -110,10 +94,10 @@ static void check_state(const char *label, const struct conf *c, const struct be
 
 	for (int lv = 0; lv < NLEVELS; lv++) {
 		const char *ln = level_names[lv];
-		long wm = val(&obj[lv], "memory.watermark");
+		long wm = obj_val(&obj[lv], "memory.watermark");
 
 		snprintf(what, sizeof(what), "%s: %s memory.usage", label, ln);
-		CHECK_EQ(what, val(&obj[lv], "memory.usage"), preload);
+		CHECK_EQ(what, obj_val(&obj[lv], "memory.usage"), preload);
 		if (lv == 1 && c->set_min) {
 			/*
 			 * Crossing: every charge and uncharge moves L1's protected usage, and
@@ -121,8 +105,8 @@ static void check_state(const char *label, const struct conf *c, const struct be
 			 * the kernel accepts), so only bounds hold: min(usage seen, limit)
 			 * with usage seen in [preload, preload + THREADS * nr].
 			 */
-			long mu = val(&obj[lv], "memory.min_usage");
-			long lu = val(&obj[lv], "memory.low_usage");
+			long mu = obj_val(&obj[lv], "memory.min_usage");
+			long lu = obj_val(&obj[lv], "memory.low_usage");
 			long hi = preload + THREADS * bench_long(cfg, "nr");
 
 			CHECK(mu >= preload && mu <= (hi < c->set_min ? hi : c->set_min),
@@ -133,25 +117,27 @@ static void check_state(const char *label, const struct conf *c, const struct be
 			      hi < c->set_low ? hi : c->set_low);
 		} else {
 			snprintf(what, sizeof(what), "%s: %s memory.min_usage", label, ln);
-			CHECK_EQ(what, val(&obj[lv], "memory.min_usage"), lv == 1 ? MIN_PAGES : 0);
+			CHECK_EQ(what, obj_val(&obj[lv], "memory.min_usage"),
+				 lv == 1 ? MIN_PAGES : 0);
 			snprintf(what, sizeof(what), "%s: %s memory.low_usage", label, ln);
-			CHECK_EQ(what, val(&obj[lv], "memory.low_usage"), lv == 1 ? LOW_PAGES : 0);
+			CHECK_EQ(what, obj_val(&obj[lv], "memory.low_usage"),
+				 lv == 1 ? LOW_PAGES : 0);
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(zero_fields); i++) {
 			snprintf(what, sizeof(what), "%s: %s %s", label, ln, zero_fields[i]);
-			CHECK_EQ(what, val(&obj[lv], zero_fields[i]), 0);
+			CHECK_EQ(what, obj_val(&obj[lv], zero_fields[i]), 0);
 		}
 		/* Each parent's children_* sums equal its only child's protected usage, exactly:
 		 * every change of a child's value is xchg'd and its delta added to the sum. */
-		long cmin = lv + 1 < NLEVELS ? val(&obj[lv + 1], "memory.min_usage") : 0;
-		long clow = lv + 1 < NLEVELS ? val(&obj[lv + 1], "memory.low_usage") : 0;
+		long cmin = lv + 1 < NLEVELS ? obj_val(&obj[lv + 1], "memory.min_usage") : 0;
+		long clow = lv + 1 < NLEVELS ? obj_val(&obj[lv + 1], "memory.low_usage") : 0;
 
 		snprintf(what, sizeof(what), "%s: %s memory.children_min_usage vs its child's",
 			 label, ln);
-		CHECK_EQ(what, val(&obj[lv], "memory.children_min_usage"), cmin);
+		CHECK_EQ(what, obj_val(&obj[lv], "memory.children_min_usage"), cmin);
 		snprintf(what, sizeof(what), "%s: %s memory.children_low_usage vs its child's",
 			 label, ln);
-		CHECK_EQ(what, val(&obj[lv], "memory.children_low_usage"), clow);
+		CHECK_EQ(what, obj_val(&obj[lv], "memory.children_low_usage"), clow);
 		/* Racy, but every store writes a just-charged usage: within these bounds. */
 		CHECK(wm >= wm_min && wm <= preload + THREADS * per_thread,
 		      "%s: %s memory.watermark %ld outside [%ld, %ld]", label, ln, wm, wm_min,
@@ -190,8 +176,8 @@ static void test_one(const struct scenario *sc, const struct conf *c)
 	CHECK_EQ("objects()", n, NLEVELS);
 	if (n == NLEVELS && c->set_min) {
 		/* What page_counter_set_min/low's WRITE_ONCE does; the next charge propagates. */
-		atomic_store(word(&obj[1], "memory.min"), c->set_min);
-		atomic_store(word(&obj[1], "memory.low"), c->set_low);
+		atomic_store(obj_word(&obj[1], "memory.min"), c->set_min);
+		atomic_store(obj_word(&obj[1], "memory.low"), c->set_low);
 	}
 	if (n == NLEVELS) {
 		pthread_barrier_init(&r.start, NULL, THREADS);

@@ -56,33 +56,17 @@ static int open_kmem(struct inst *in, const char *preset, const char *workload, 
 	return 0;
 }
 
-static pc_word *word(const struct bench_object *o, const char *path)
-{
-	long off = layout_offset(o->layout, o->sname, path);
-
-	if (off < 0) {
-		fprintf(stderr, "FATAL: layout %s has no %s.%s\n", o->layout->name, o->sname, path);
-		exit(2);
-	}
-	return (pc_word *)((char *)o->base + off);
-}
-
-static long val(const struct bench_object *o, const char *path)
-{
-	return atomic_load(word(o, path));
-}
-
 static long cval(const struct inst *in, int lv, int c, const char *field)
 {
 	char path[96];
 
 	snprintf(path, sizeof(path), "%s.%s", ctr_names[c], field);
-	return val(&in->obj[lv], path);
+	return obj_val(&in->obj[lv], path);
 }
 
 static long threshold(const struct inst *in)
 {
-	return val(&in->obj[NLEVELS], "stats_flush_threshold");
+	return obj_val(&in->obj[NLEVELS], "stats_flush_threshold");
 }
 
 /* ---- 1. layouts ---- */
@@ -340,9 +324,9 @@ static void test_inventory(const char *preset, const char *workload)
 			char path[64];
 
 			snprintf(path, sizeof(path), "%s.usage", ctr_names[c]);
-			tr.usage[c][lv] = word(&in.obj[lv], path);
+			tr.usage[c][lv] = obj_word(&in.obj[lv], path);
 		}
-	tr.thresh = word(&in.obj[NLEVELS], "stats_flush_threshold");
+	tr.thresh = obj_word(&in.obj[NLEVELS], "stats_flush_threshold");
 	if (!split) /* pair: warm the stock first */
 		in.sc->run(in.shared, in.ts, 1);
 	pc_trace_hook = inv_hook;

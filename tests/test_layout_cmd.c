@@ -32,27 +32,6 @@
 
 static const char *srcdir = ".";
 
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		} else if (buf) {
-			buf[n] = '\0';
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 static char *fixture(const char *dir, const char *name)
 {
 	char path[4096];
