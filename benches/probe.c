@@ -2,7 +2,7 @@
 /*
  * probe.c - contention for any struct, with no C: a layout (`layout`, any built-in or
  * layout file) and a recipe (`recipe`, a built-in name or a recipe file; grammar in
- * harness/recipe.h and README.md "Layouts from outside") that names modelled objects,
+ * benches/recipe.h and README.md "Layouts from outside") that names modelled objects,
  * roles with their per-operation access sequences, and how many threads take each role.
  * The steps go through the accessor layer like every other scenario's accesses, so the
  * probe is measured, traced and modelled the same way; objects() exposes its objects.

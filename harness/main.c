@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "commands.h"
 #include "context.h"
 #include "csv.h"
 #include "gbshim.h"

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "commands.h"
 #include "csv.h"
 #include "check.h"
 

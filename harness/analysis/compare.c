@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compare.h"
+#include "commands.h"
 #include "csv.h"
 #include "harness.h"
 #include "results.h"

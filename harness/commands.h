@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* compare.h - the subcommands: `pcbench compare`, `plot`, `layout`, `model`. */
-#ifndef PCBENCH_COMPARE_H
-#define PCBENCH_COMPARE_H
+/* commands.h - the subcommands: `pcbench compare`, `plot`, `layout`, `model`. */
+#ifndef PCBENCH_COMMANDS_H
+#define PCBENCH_COMMANDS_H
 
 /* compare_main - `pcbench compare RUN [RUN2] [options]`; argv[0] is "compare". */
 int compare_main(int argc, char **argv);

@@ -32,7 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "commands.h"
 #include "harness.h"
 #include "layout.h"
 #include "pahole.h"

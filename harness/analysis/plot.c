@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "commands.h"
 #include "csv.h"
 #include "harness.h"
 #include "stats.h"
@@ -88,12 +88,11 @@ static char *find_gnuplot(void)
 
 /*
  * find_scripts - the directory holding scaling.gp: $PCBENCH_SCRIPTS, then scripts/ next to
- * or above the executable (build/pcbench -> scripts/), then the source tree this file was
- * compiled from.
+ * or above the executable (build/pcbench -> scripts/). Never the compiled-in source path.
  */
 static char *find_scripts(void)
 {
-	char exe[PATH_MAX], *cand[4] = {0}, *found = NULL;
+	char exe[PATH_MAX], *cand[3] = {0}, *found = NULL;
 	const char *env = getenv("PCBENCH_SCRIPTS");
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int k = 0;
@@ -109,18 +108,6 @@ static char *find_scripts(void)
 			*slash = '\0';
 			cand[k++] = xasprintf("%s/../scripts", exe);
 			cand[k++] = xasprintf("%s/scripts", exe);
-		}
-	}
-	{
-		const char *src = __FILE__, *s1 = strrchr(src, '/');
-
-		if (src[0] == '/' && s1) {
-			const char *s2 = s1;
-
-			while (s2 > src && s2[-1] != '/')
-				s2--;
-			if (s2 > src)
-				cand[k++] = xasprintf("%.*sscripts", (int)(s2 - src), src);
 		}
 	}
 	for (int i = 0; i < k; i++) {
