@@ -55,7 +55,7 @@ void run_file_load(struct run_file *r, const char *arg)
 		if (csv_col(r->t, results_required[i]) < 0)
 			usage_error("RUN", r->csv_path,
 				    "not a pcbench results CSV: no column \"%s\" (see "
-				    "results/README.md)",
+				    "docs/results-csv.md)",
 				    results_required[i]);
 	if (!r->t->nrows)
 		usage_error("RUN", r->csv_path, "no result rows");

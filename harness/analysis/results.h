@@ -8,7 +8,7 @@
 
 #include "csv.h"
 
-/* The first 17 columns of results.csv, in this order (results/README.md). */
+/* The first 17 columns of results.csv, in this order (docs/results-csv.md). */
 #define RESULTS_NREQ 17
 extern const char *const results_required[RESULTS_NREQ];
 

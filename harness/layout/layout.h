@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * layout.h - struct layouts as data: field -> byte offset tables with size and alignment,
- * parsed from a small text format (see README.md, "Layout files"). The built-in layouts
+ * parsed from a small text format (see docs/layouts.md, "Layout file reference"). The built-in layouts
  * (benches/layouts/ *.layout) are embedded at build time, so the binary needs no data path.
  */
 #ifndef PCBENCH_LAYOUT_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * model.c - the coherence model (see model.h and README "Coherence model").
+ * model.c - the coherence model (see model.h and docs/model.md).
  *
  * Virtual CPUs are ucontext coroutines on the calling thread, each looping over
  * run(shared, tstate, 1) of the tracing build. Every traced access enters model_hook(),
