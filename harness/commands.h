@@ -1,15 +1,34 @@
 /* SPDX-License-Identifier: MIT */
-/* commands.h - the subcommands: `pcbench compare`, `plot`, `layout`, `model`. */
+/*
+ * commands.h - the subcommands of pcbench: their entry points and their help (option
+ * tables, lib/opt.h). main.c's command table lists them; argv[0] is the command's name.
+ */
 #ifndef PCBENCH_COMMANDS_H
 #define PCBENCH_COMMANDS_H
 
-/* compare_main - `pcbench compare RUN [RUN2] [options]`; argv[0] is "compare". */
+#include "opt.h"
+
+/* measure_main - `pcbench [measure] [options]`, the default command. */
+int measure_main(int argc, char **argv);
+extern const struct cmd_help measure_help;
+/* compare_main - `pcbench compare RUN [RUN2] [options]`. */
 int compare_main(int argc, char **argv);
-/* plot_main - `pcbench plot RUN [-o DIR]`; argv[0] is "plot". */
+/* plot_main - `pcbench plot RUN [-o DIR]`. */
 int plot_main(int argc, char **argv);
-/* layout_main - `pcbench layout import|show ...`; argv[0] is "layout" (layout_cmd.c). */
+extern const struct cmd_help plot_help;
+/* layout_main - `pcbench layout import|show ...` (layout_cmd.c). */
 int layout_main(int argc, char **argv);
-/* model_main - `pcbench model [run options]`; argv[0] is "model" (model.c). */
+extern const struct cmd_help layout_help;
+/* model_main - `pcbench model [run options]` (model.c). */
 int model_main(int argc, char **argv);
+extern const struct cmd_help model_help;
+
+/* One subcommand: main.c's table drives dispatch, --help and `pcbench help`. */
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const struct cmd_help *help; /* NULL: the command prints its own --help */
+};
 
 #endif

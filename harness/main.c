@@ -18,6 +18,7 @@
 #include "gbshim.h"
 #include "harness.h"
 #include "model.h"
+#include "opt.h"
 #include "plan.h"
 #include "pmu.h"
 #include "pmu_events.h"
@@ -69,82 +70,119 @@ static struct run {
 	struct gb_family *gbf;
 } run;
 
-static void usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "usage: pcbench [options] [--benchmark_*=...]\n"
-	    "\n"
-	    "Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
-	    "one equal-time window per repetition, and writes one CSV row per measurement.\n"
-	    "\n"
-	    "  -s, --scenario LIST      scenarios (default: all)\n"
-	    "  -p, --preset LIST        presets (default: all of each scenario)\n"
-	    "  -w, --workload LIST      scenario workloads (default: all)\n"
-	    "  -t, --threads LIST       e.g. 1,2 | 1-8 | max (default: 1,max)\n"
-	    "  -P, --placement NAME     compact | scatter | cores | smt | same-l3 | cross-l3 |\n"
-	    "                           cross-socket, or an hwloc location such as core:0-7,\n"
-	    "                           pu:even, package:0.core:0-3.pu:0 (default: scatter)\n"
-	    "      --topology SPEC      host (default) | FILE.xml (lstopo --of xml) |\n"
-	    "                           synthetic:STRING; a topology that is not this machine's\n"
-	    "                           can only be planned, with --dry-run\n"
-	    "      --check-host         with --topology FILE.xml: verify that this host matches\n"
-	    "                           it, then measure here\n"
-	    "      --dry-run            print the plan (thread, PU, core, L3, package, NUMA node,\n"
-	    "                           pair classes, memory home) and measure nothing; with\n"
-	    "                           --csv FILE also write the plan as CSV\n"
-	    "      --home SPEC          memory home of the shared structs: first (thread 0's\n"
-	    "                           NUMA node, default) | node:N | interleave | each\n"
-	    "      --time SECONDS       one measurement window (default 0.3), after a\n"
-	    "                           warm-up of a tenth of it\n"
-	    "  -r, --repetitions N      (default 3)\n"
-	    "  -D, --param NAME=VALUE   override a scenario parameter (repeatable)\n"
-	    "      --layout NAME|FILE   run every selected scenario whose structs the layout\n"
-	    "                           describes with it (the presets keep their algorithm\n"
-	    "                           knobs); a built-in name or a layout file\n"
-	    "      --recipe FILE        the probe scenario's accesses (same as -D recipe=FILE)\n"
-	    "  -o, --out DIR            run directory (default: results/<UTC date-time>-<host>);\n"
-	    "                           an existing one is never overwritten...\n"
-	    "      --force              ...unless this is given\n"
-	    "      --csv FILE           also write the CSV here (appends if the header matches)\n"
-	    "      --list               scenarios, presets, workloads, parameters\n"
-	    "      --events SPEC        counters: auto (default: every abstract event this PMU\n"
-	    "                           has) | none | a list of cycles, instructions, llc_miss,\n"
-	    "                           hitm_local, hitm_remote, c2c_fill_local,\n"
-	    "                           c2c_fill_remote, rfo_hitm, task_clock, page_faults and\n"
-	    "                           fully qualified libpfm4 strings (pmu::EVENT:UMASK)\n"
-	    "      --events-kernel      count kernel mode too (needs perf_event_paranoid <= 1)\n"
-	    "      --matrix             with -s c2c: measure every pair of PUs (the diagonal with\n"
-	    "                           one thread); rows get cpu_a, cpu_b, ns_per_transfer\n"
-	    "      --matrix-cpus LIST   the PUs of the matrix (OS indexes: 0-3,8), not all\n"
-	    "      --with-model         also run the coherence model for every measurement and\n"
-	    "                           add its model_*_per_op columns (see pcbench model -h)\n"
-	    "      --list-events        the event table for this machine's PMU, or --pmu NAME\n"
-	    "                           (skx, clx, icx, spr, amd64_fam17h_zen2,\n"
-	    "                           amd64_fam19h_zen3, amd64_fam19h_zen4)\n"
-	    "  -h, --help               this text\n"
-	    "  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
-	    "                           selects families by name, e.g.\n"
-	    "                           page_counter/preset:v6.0-rc1/workload:direct/"
-	    "placement:scatter/threads:2)\n"
-	    "\n"
-	    "Exit status: 0 all measured ok, 1 some measurement failed (rows say why) or a\n"
-	    "result could not be written, 2 bad usage or environment (nothing measured),\n"
-	    "3 interrupted (SIGINT/SIGTERM: finished rows are kept), 4 everything was skipped\n"
-	    "(nothing on this machine could run what was asked).\n"
-	    "\n"
-	    "Examples:\n"
-	    "  pcbench                                   the default suite\n"
-	    "  pcbench --list                            what can be measured\n"
-	    "  pcbench -s page_counter -p v6.0-rc1,+ABC -w stocked -t 1-2 -r 5\n"
-	    "                                            the seed's before/after, 5 repetitions\n"
-	    "  pcbench -p +A -D batch=128 -t max         patch A with a larger charge batch\n"
-	    "  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n"
-	    "  pcbench --dry-run -P cross-socket -t 8 --topology \\\n"
-	    "      'synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 pu:2(indexes=core:package)'\n"
-	    "                                            plan a run for a 2-socket SPR box\n"
-	    "  pcbench --topology lab1.xml --check-host  run a plan made for lab1, on lab1\n");
-}
+/* Long-only options of the measure command. */
+enum {
+	O_TIME = OPT_LONG,
+	O_CSV,
+	O_LIST,
+	O_TOPOLOGY,
+	O_HOME,
+	O_DRY_RUN,
+	O_CHECK_HOST,
+	O_LAYOUT,
+	O_RECIPE,
+	O_FORCE,
+	O_EVENTS,
+	O_EVENTS_KERNEL,
+	O_LIST_EVENTS,
+	O_PMU,
+	O_WITH_MODEL,
+	O_MATRIX,
+	O_MATRIX_CPUS,
+};
+
+static const struct opt measure_opts[] = {
+    {"scenario", 's', "LIST", "scenarios (default: all)"},
+    {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
+    {"workload", 'w', "LIST", "scenario workloads (default: all)"},
+    {"threads", 't', "LIST", "e.g. 1,2 | 1-8 | max (default: 1,max)"},
+    {"placement", 'P', "NAME",
+     "compact | scatter | cores | smt | same-l3 | cross-l3 |\n"
+     "cross-socket, or an hwloc location such as core:0-7,\n"
+     "pu:even, package:0.core:0-3.pu:0 (default: scatter)"},
+    {"topology", O_TOPOLOGY, "SPEC",
+     "host (default) | FILE.xml (lstopo --of xml) |\n"
+     "synthetic:STRING; a topology that is not this machine's\n"
+     "can only be planned, with --dry-run"},
+    {"check-host", O_CHECK_HOST, NULL,
+     "with --topology FILE.xml: verify that this host matches\n"
+     "it, then measure here"},
+    {"dry-run", O_DRY_RUN, NULL,
+     "print the plan (thread, PU, core, L3, package, NUMA node,\n"
+     "pair classes, memory home) and measure nothing; with\n"
+     "--csv FILE also write the plan as CSV"},
+    {"home", O_HOME, "SPEC",
+     "memory home of the shared structs: first (thread 0's\n"
+     "NUMA node, default) | node:N | interleave | each"},
+    {"time", O_TIME, "SECONDS",
+     "one measurement window (default 0.3, in [0.001, 3600]),\n"
+     "after a warm-up of a tenth of it"},
+    {"repetitions", 'r', "N", "(default 3), in [1, 1000]"},
+    {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
+    {"layout", O_LAYOUT, "NAME|FILE",
+     "run every selected scenario whose structs the layout\n"
+     "describes with it (the presets keep their algorithm\n"
+     "knobs); a built-in name or a layout file"},
+    {"recipe", O_RECIPE, "FILE", "the probe scenario's accesses (same as -D recipe=FILE)"},
+    {"out", 'o', "DIR",
+     "run directory (default: results/<UTC date-time>-<host>);\n"
+     "an existing one is never overwritten..."},
+    {"force", O_FORCE, NULL, "...unless this is given"},
+    {"csv", O_CSV, "FILE", "also write the CSV here (appends if the header matches)"},
+    {"list", O_LIST, NULL, "scenarios, presets, workloads, parameters"},
+    {"events", O_EVENTS, "SPEC",
+     "counters: auto (default: every abstract event this PMU\n"
+     "has) | none | a list of cycles, instructions, llc_miss,\n"
+     "hitm_local, hitm_remote, c2c_fill_local,\n"
+     "c2c_fill_remote, rfo_hitm, task_clock, page_faults and\n"
+     "fully qualified libpfm4 strings (pmu::EVENT:UMASK)"},
+    {"events-kernel", O_EVENTS_KERNEL, NULL,
+     "count kernel mode too (needs perf_event_paranoid <= 1)"},
+    {"matrix", O_MATRIX, NULL,
+     "with -s c2c: measure every pair of PUs (the diagonal with\n"
+     "one thread); rows get cpu_a, cpu_b, ns_per_transfer"},
+    {"matrix-cpus", O_MATRIX_CPUS, "LIST", "the PUs of the matrix (OS indexes: 0-3,8), not all"},
+    {"with-model", O_WITH_MODEL, NULL,
+     "also run the coherence model for every measurement and\n"
+     "add its model_*_per_op columns (see pcbench model -h)"},
+    {"list-events", O_LIST_EVENTS, NULL,
+     "the event table for this machine's PMU, or --pmu NAME\n"
+     "(skx, clx, icx, spr, amd64_fam17h_zen2,\n"
+     "amd64_fam19h_zen3, amd64_fam19h_zen4)"},
+    {"pmu", O_PMU, "NAME", "with --list-events: the PMU whose table to print"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help measure_help = {
+    .name = "",
+    .synopsis = "usage: pcbench [measure] [options] [--benchmark_*=...]\n",
+    .about = "Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
+	     "one equal-time window per repetition, and writes one CSV row per measurement.\n",
+    .opts = measure_opts,
+    .after =
+	"  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
+	"                           selects families by name, e.g.\n"
+	"                           page_counter/preset:v6.0-rc1/workload:direct/"
+	"placement:scatter/threads:2)\n"
+	"\n"
+	"Exit status: 0 all measured ok, 1 some measurement failed (rows say why) or a\n"
+	"result could not be written, 2 bad usage or environment (nothing measured),\n"
+	"3 interrupted (SIGINT/SIGTERM: finished rows are kept), 4 everything was skipped\n"
+	"(nothing on this machine could run what was asked).\n"
+	"\n"
+	"Examples:\n"
+	"  pcbench                                   the default suite\n"
+	"  pcbench --list                            what can be measured\n"
+	"  pcbench -s page_counter -p v6.0-rc1,+ABC -w stocked -t 1-2 -r 5\n"
+	"                                            the seed's before/after, 5 repetitions\n"
+	"  pcbench -p +A -D batch=128 -t max         patch A with a larger charge batch\n"
+	"  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n"
+	"  pcbench --dry-run -P cross-socket -t 8 --topology \\\n"
+	"      'synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 pu:2(indexes=core:package)'\n"
+	"                                            plan a run for a 2-socket SPR box\n"
+	"  pcbench --topology lab1.xml --check-host  run a plan made for lab1, on lab1\n",
+};
 
 static void print_line(void *arg, const char *line)
 {
@@ -263,35 +301,7 @@ static void add_param(struct options *o, const char *name, const char *value)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	static const struct option longopts[] = {
-	    {"scenario", required_argument, NULL, 's'},
-	    {"preset", required_argument, NULL, 'p'},
-	    {"workload", required_argument, NULL, 'w'},
-	    {"threads", required_argument, NULL, 't'},
-	    {"placement", required_argument, NULL, 'P'},
-	    {"time", required_argument, NULL, 'T'},
-	    {"repetitions", required_argument, NULL, 'r'},
-	    {"param", required_argument, NULL, 'D'},
-	    {"out", required_argument, NULL, 'o'},
-	    {"csv", required_argument, NULL, 'C'},
-	    {"list", no_argument, NULL, 'L'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"topology", required_argument, NULL, 'Y'},
-	    {"home", required_argument, NULL, 'H'},
-	    {"dry-run", no_argument, NULL, 'n'},
-	    {"check-host", no_argument, NULL, 'K'},
-	    {"layout", required_argument, NULL, 'l'},
-	    {"recipe", required_argument, NULL, 'R'},
-	    {"force", no_argument, NULL, 'F'},
-	    {"events", required_argument, NULL, 'E'},
-	    {"events-kernel", no_argument, NULL, 'k'},
-	    {"list-events", no_argument, NULL, 'V'},
-	    {"pmu", required_argument, NULL, 'U'},
-	    {"with-model", no_argument, NULL, 'M'},
-	    {"matrix", no_argument, NULL, 'X'},
-	    {"matrix-cpus", required_argument, NULL, 'Z'},
-	    {NULL, 0, NULL, 0},
-	};
+	struct opt_parser op;
 	int c;
 
 	o->sel.threads = "1,max";
@@ -301,12 +311,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->sel.topology = "host";
 	o->events = "auto";
 	o->home = "first";
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:p:w:t:P:r:D:o:h", longopts, NULL)) != -1) {
+	opt_init(&op, &measure_help);
+	while ((c = opt_next(&op, argc, argv)) != -1) {
 		if (selection_option(&o->sel, c, optarg))
 			continue;
 		switch (c) {
-		case 'T':
+		case O_TIME:
 			o->time_s = parse_seconds(optarg);
 			break;
 		case 'r':
@@ -315,62 +325,55 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'o':
 			o->out = optarg;
 			break;
-		case 'C':
+		case O_CSV:
 			o->csv = optarg;
 			break;
-		case 'L':
+		case O_LIST:
 			o->list = 1;
 			break;
-		case 'Y':
+		case O_TOPOLOGY:
 			o->sel.topology = optarg;
 			break;
-		case 'H':
+		case O_HOME:
 			o->home = optarg;
 			break;
-		case 'n':
+		case O_DRY_RUN:
 			o->dry_run = 1;
 			break;
-		case 'K':
+		case O_CHECK_HOST:
 			o->check_host = 1;
 			break;
-		case 'l':
+		case O_LAYOUT:
 			o->layout = optarg;
 			break;
-		case 'R':
+		case O_RECIPE:
 			o->recipe = optarg;
 			break;
-		case 'F':
+		case O_FORCE:
 			o->force = 1;
 			break;
-		case 'E':
+		case O_EVENTS:
 			o->events = optarg;
 			break;
-		case 'k':
+		case O_EVENTS_KERNEL:
 			o->events_kernel = 1;
 			break;
-		case 'V':
+		case O_LIST_EVENTS:
 			o->list_events = 1;
 			break;
-		case 'U':
+		case O_PMU:
 			o->pmu = optarg;
 			break;
-		case 'M':
+		case O_WITH_MODEL:
 			o->with_model = 1;
 			break;
-		case 'X':
+		case O_MATRIX:
 			o->matrix = 1;
 			break;
-		case 'Z':
+		case O_MATRIX_CPUS:
 			o->matrix = 1;
 			o->matrix_cpus = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case ':':
-			usage_error("option", argv[optind - 1], "needs a value (see --help)");
-		default:
-			usage_error("option", argv[optind - 1], "unknown option (see --help)");
 		}
 	}
 	if (optind < argc)
@@ -1125,7 +1128,7 @@ static void link_latest(void)
 		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
 }
 
-int main(int argc, char **argv)
+int measure_main(int argc, char **argv)
 {
 	char **gb_argv = run.gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
 	char **orig_argv = run.orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
@@ -1135,14 +1138,6 @@ int main(int argc, char **argv)
 	char err[PATH_MAX + 128], path[PATH_MAX + 32];
 	int ngb = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "compare"))
-		return compare_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "plot"))
-		return plot_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "layout"))
-		return layout_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "model"))
-		return model_main(argc - 1, argv + 1);
 	memcpy(orig_argv, argv, (size_t)argc * sizeof(char *));
 	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
 	parse_options(argc, argv, &run.opt);
@@ -1245,4 +1240,115 @@ int main(int argc, char **argv)
 	if (run.errors || run.write_failed)
 		return 1;
 	return run.ok ? 0 : 4;
+}
+
+static int help_main(int argc, char **argv);
+static const struct opt help_opts[] = {
+    {"commands", 'c', NULL, "the commands, one a line: NAME<TAB>SUMMARY"},
+    {"options", 'O', NULL,
+     "every command's options, one a line:\n"
+     "COMMAND<TAB>-S<TAB>--LONG<TAB>ARG<TAB>HELP (empty fields: none)"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+static const struct cmd_help help_help = {
+    .name = "help",
+    .synopsis = "usage: pcbench help [CMD | --commands | --options]\n",
+    .about = "The commands, or the options and usage of command CMD (as CMD --help prints\n"
+	     "them); --commands and --options print them for scripts (completion, man page).\n",
+    .opts = help_opts,
+};
+
+/* The command table: dispatch, --help and `pcbench help` come from these rows. */
+static const struct command commands[] = {
+    {"measure", measure_main, "measure scenarios with pinned threads (the default command)",
+     &measure_help},
+    {"compare", compare_main, "compare presets, runs or hosts: medians, p-values, verdicts",
+     NULL /* compare.c still parses its own options: `compare --help` */},
+    {"plot", plot_main, "PNG plots of a run through gnuplot", &plot_help},
+    {"model", model_main, "the coherence model: line transfers per operation, no measurement",
+     &model_help},
+    {"layout", layout_main, "layouts from pahole (import); pahole-like views (show)", &layout_help},
+    {"help", help_main, "the commands, or the options of one: pcbench help CMD", &help_help},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const struct command *command_find(const char *name)
+{
+	for (const struct command *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void print_commands(FILE *out)
+{
+	fprintf(out, "Commands (pcbench help CMD: its options):\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(out, "  %-9s %s\n", c->name, c->summary);
+}
+
+/* print_options - one line per option of @h and its subcommands, for scripts. */
+static void print_options(const struct cmd_help *h, const char *name)
+{
+	for (const struct opt *o = h ? h->opts : NULL; o && o->name; o++) {
+		const char *nl = strchr(o->help, '\n');
+
+		printf("%s\t", name);
+		if (o->key < OPT_LONG)
+			printf("-%c", o->key);
+		printf("\t--%s\t%s\t%.*s\n", o->name, o->arg ? o->arg : "",
+		       nl ? (int)(nl - o->help) : (int)strlen(o->help), o->help);
+	}
+	for (int i = 0; h && h->subs && h->subs[i]; i++)
+		print_options(h->subs[i], h->subs[i]->name);
+}
+
+static int help_main(int argc, char **argv)
+{
+	struct opt_parser op;
+	const struct command *c;
+	int ch;
+
+	opt_init(&op, &help_help);
+	while ((ch = opt_next(&op, argc, argv)) != -1) {
+		for (c = commands; ch == 'c' && c->name; c++)
+			printf("%s\t%s\n", c->name, c->summary);
+		for (c = commands; ch == 'O' && c->name; c++)
+			print_options(c->help, c->name);
+		return 0;
+	}
+	if (optind >= argc) {
+		printf("usage: pcbench [CMD] [options]   (CMD is measure when left out)\n\n");
+		print_commands(stdout);
+		return 0;
+	}
+	if (optind + 1 < argc)
+		usage_error("argument", argv[optind + 1], "unexpected: help takes one CMD");
+	c = command_find(argv[optind]);
+	if (!c)
+		usage_error("help", argv[optind], "no such command (see pcbench help)");
+	if (!c->help) /* a command without an option table prints its own help */
+		return c->fn(2, (char *[]){argv[optind], "--help", NULL});
+	opt_usage(stdout, c->help);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c = argc > 1 ? command_find(argv[1]) : NULL;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		opt_usage(stdout, &measure_help);
+		printf("\n");
+		print_commands(stdout);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--version")) {
+		context_print_version(stdout);
+		return 0;
+	}
+	if (c)
+		return c->fn(argc - 1, argv + 1);
+	return measure_main(argc, argv);
 }

@@ -8,7 +8,6 @@
  * nothing and exits 4 (skipped).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -662,24 +661,27 @@ static void plot_matrix(struct plot *p)
 	free(v);
 }
 
-static void plot_usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "usage: pcbench plot RUN [-o DIR]\n"
-	    "\n"
-	    "Writes PNG plots of RUN (a run directory or a results CSV) through gnuplot\n"
-	    "(Debian: gnuplot-nox), into DIR (default: the run directory):\n"
-	    "  scaling-<scenario>-<workload>.png  ops/s against threads, one line per preset,\n"
-	    "                                     bars +-1 stddev over the repetitions, and the\n"
-	    "                                     linear scaling of the first preset's 1 thread\n"
-	    "  counters-<scenario>.png            HITM, c2c-fill and LLC-miss per operation,\n"
-	    "                                     bars per preset, where the run has them\n"
-	    "  c2c-matrix.png                     from a c2c --matrix run\n"
-	    "\n"
-	    "Exit status: 0 plots written, 1 gnuplot failed, 2 bad usage or input,\n"
-	    "4 skipped (gnuplot is not installed, or nothing to plot).\n");
-}
+static const struct opt plot_opts[] = {
+    {"out", 'o', "DIR", "write the plots here (default: the run directory)"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help plot_help = {
+    .name = "plot",
+    .synopsis = "usage: pcbench plot RUN [-o DIR]\n",
+    .about = "Writes PNG plots of RUN (a run directory or a results CSV) through gnuplot\n"
+	     "(Debian: gnuplot-nox), into DIR (default: the run directory):\n"
+	     "  scaling-<scenario>-<workload>.png  ops/s against threads, one line per preset,\n"
+	     "                                     bars +-1 stddev over the repetitions, and the\n"
+	     "                                     linear scaling of the first preset's 1 thread\n"
+	     "  counters-<scenario>.png            HITM, c2c-fill and LLC-miss per operation,\n"
+	     "                                     bars per preset, where the run has them\n"
+	     "  c2c-matrix.png                     from a c2c --matrix run\n",
+    .opts = plot_opts,
+    .after = "Exit status: 0 plots written, 1 gnuplot failed, 2 bad usage or input,\n"
+	     "4 skipped (gnuplot is not installed, or nothing to plot).\n",
+};
 
 /*
  * The state of one plot run. File-scope, so that what it owns stays reachable until the
@@ -689,32 +691,15 @@ static struct plot state;
 
 int plot_main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"out", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
 	struct plot *const p = &state;
+	struct opt_parser op;
 	char **scs;
-	int ch, nsc, *ls;
+	int nsc, *ls;
 
 	memset(p, 0, sizeof(*p));
-	opterr = 0;
-	optind = 0; /* glibc: a full re-initialisation */
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			p->outdir = optarg;
-			break;
-		case 'h':
-			plot_usage(stdout);
-			return 0;
-		case ':':
-			usage_error("option", argv[optind - 1], "needs a value (see --help)");
-		default:
-			usage_error("option", argv[optind - 1], "unknown option (see --help)");
-		}
-	}
+	opt_init(&op, &plot_help);
+	while (opt_next(&op, argc, argv) == 'o')
+		p->outdir = optarg;
 	if (optind >= argc)
 		usage_error("RUN", "",
 			    "missing: give a run directory or a results CSV (see "

@@ -59,58 +59,82 @@ static int err2(const char *fmt, ...)
 	return 2;
 }
 
-static void usage(FILE *f)
-{
-	fputs(
-	    "usage: pcbench layout import [--struct NAME[,NAME...]] [--name LAYOUT] [--desc TEXT]\n"
-	    "                             [-o FILE] FILE|-\n"
-	    "       pcbench layout import --from-object OBJ --struct NAME[,NAME...] [-E]\n"
-	    "                             [--name LAYOUT] [--desc TEXT] [-o FILE]\n"
-	    "       pcbench layout show NAME|FILE [--format view|layout] [--line-size N]\n"
-	    "                           [--scenario S --preset P [--workload W] [--threads N]\n"
-	    "                            [--ops N] [--warmup N] [-D NAME=VALUE]... [--all]]\n"
-	    "\n"
-	    "import converts `pahole -C NAME` output (FILE, or - for stdin) into the layout-file\n"
-	    "format; --from-object runs pahole itself (-E: expand nested structs) on a DWARF or\n"
-	    "BTF object such as vmlinux or a .o built with -g.\n"
-	    "show prints a pahole-like view of a built-in layout or a layout file, with\n"
-	    "cache-line boundaries; --format layout prints it in the layout-file format.\n"
-	    "With --scenario, the scenario's tracing build runs N virtual threads (default 2)\n"
-	    "in turn on one OS thread: every field is annotated with its accesses per\n"
-	    "operation, and every cache line where a field written by one thread shares the\n"
-	    "line with a field used by another is flagged. --all also lists untouched lines.\n"
-	    "\n"
-	    "Examples:\n"
-	    "  pahole -C page_counter vmlinux | pcbench layout import --name mine - > mine.layout\n"
-	    "  pcbench layout import --from-object vmlinux -E --struct mem_cgroup -o memcg.layout\n"
-	    "  pcbench layout show v6.1\n"
-	    "  pcbench layout show v6.0 --scenario page_counter --preset v6.0-rc1 --workload "
-	    "stocked\n"
-	    "  pcbench layout show mine.layout --scenario probe --preset v6.1 -D "
-	    "recipe=my.recipe\n",
-	    f);
-}
+enum { O_FROM_OBJECT = OPT_LONG, O_NAME, O_DESC, O_FORMAT, O_OPS, O_WARMUP, O_LINE, O_ALL };
 
-/*
- * opt - if argv[*i] is option @lng (or @shrt), its value: "--opt VALUE" or "--opt=VALUE".
- * NULL when it is another argument; *@missing set when the value is missing.
- */
-static const char *opt(int argc, char **argv, int *i, const char *lng, const char *shrt,
-		       int *missing)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(lng);
+static const struct opt import_opts[] = {
+    {"struct", 'C', "NAME[,NAME...]", "the structs to import (default: every one)"},
+    {"from-object", O_FROM_OBJECT, "OBJ", "run pahole on a DWARF or BTF object (vmlinux, a .o)"},
+    {"expand", 'E', NULL, "with --from-object: expand nested structs (pahole -E)"},
+    {"name", O_NAME, "LAYOUT", "the layout's name"},
+    {"desc", O_DESC, "TEXT", "the layout's description"},
+    {"out", 'o', "FILE", "write the layout file here (default: stdout)"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
 
-	if (!strncmp(a, lng, n) && a[n] == '=')
-		return a + n + 1;
-	if (strcmp(a, lng) && (!shrt || strcmp(a, shrt)))
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
+static const struct opt show_opts[] = {
+    {"format", O_FORMAT, "view|layout", "a pahole-like view (default) or the layout file"},
+    {"line-size", O_LINE, "N", "cache-line size in bytes (default 64)"},
+    {"scenario", 's', "S", "annotate with this scenario's accesses"},
+    {"preset", 'p', "P", "the scenario's preset"},
+    {"workload", 'w', "W", "the scenario's workload (default: its first)"},
+    {"threads", 't', "N", "virtual threads (default 2)"},
+    {"ops", O_OPS, "N", "measured operations per virtual thread (default 4096)"},
+    {"warmup", O_WARMUP, "N", "operations per virtual thread before those (default 256)"},
+    {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
+    {"all", O_ALL, NULL, "also list untouched lines"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+static const struct cmd_help import_help = {
+    .name = "layout import",
+    .synopsis =
+	"usage: pcbench layout import [--struct NAME[,NAME...]] [--name LAYOUT] [--desc TEXT]\n"
+	"                             [-o FILE] FILE|-\n"
+	"       pcbench layout import --from-object OBJ --struct NAME[,NAME...] [-E]\n"
+	"                             [--name LAYOUT] [--desc TEXT] [-o FILE]\n",
+    .opts = import_opts,
+};
+
+static const struct cmd_help show_help = {
+    .name = "layout show",
+    .synopsis = "usage: pcbench layout show NAME|FILE [--format view|layout] [--line-size N]\n"
+		"                           [--scenario S --preset P [--workload W] [--threads N]\n"
+		"                            [--ops N] [--warmup N] [-D NAME=VALUE]... [--all]]\n",
+    .opts = show_opts,
+};
+
+const struct cmd_help layout_help = {
+    .name = "layout",
+    .synopsis =
+	"usage: pcbench layout import [--struct NAME[,NAME...]] [--name LAYOUT] [--desc TEXT]\n"
+	"                             [-o FILE] FILE|-\n"
+	"       pcbench layout import --from-object OBJ --struct NAME[,NAME...] [-E]\n"
+	"                             [--name LAYOUT] [--desc TEXT] [-o FILE]\n"
+	"       pcbench layout show NAME|FILE [--format view|layout] [--line-size N]\n"
+	"                           [--scenario S --preset P [--workload W] [--threads N]\n"
+	"                            [--ops N] [--warmup N] [-D NAME=VALUE]... [--all]]\n",
+    .about = "import converts `pahole -C NAME` output (FILE, or - for stdin) into the layout-file\n"
+	     "format; --from-object runs pahole itself (-E: expand nested structs) on a DWARF or\n"
+	     "BTF object such as vmlinux or a .o built with -g.\n"
+	     "show prints a pahole-like view of a built-in layout or a layout file, with\n"
+	     "cache-line boundaries; --format layout prints it in the layout-file format.\n"
+	     "With --scenario, the scenario's tracing build runs N virtual threads (default 2)\n"
+	     "in turn on one OS thread: every field is annotated with its accesses per\n"
+	     "operation, and every cache line where a field written by one thread shares the\n"
+	     "line with a field used by another is flagged. --all also lists untouched lines.\n",
+    .after =
+	"Examples:\n"
+	"  pahole -C page_counter vmlinux | pcbench layout import --name mine - > mine.layout\n"
+	"  pcbench layout import --from-object vmlinux -E --struct mem_cgroup -o memcg.layout\n"
+	"  pcbench layout show v6.1\n"
+	"  pcbench layout show v6.0 --scenario page_counter --preset v6.0-rc1 --workload "
+	"stocked\n"
+	"  pcbench layout show mine.layout --scenario probe --preset v6.1 -D "
+	"recipe=my.recipe\n",
+    .subs = (const struct cmd_help *const[]){&import_help, &show_help, NULL},
+};
 
 static int parse_count(const char *s, long lo, long hi, long *out)
 {
@@ -335,42 +359,41 @@ static int write_out(const char *path, const char *text)
 
 static int cmd_import(int argc, char **argv)
 {
-	const char *structs = NULL, *object = NULL, *out = NULL, *input = NULL, *v;
+	const char *structs = NULL, *object = NULL, *out = NULL, *input = NULL;
 	struct pahole_opts po = {0};
+	struct opt_parser op;
 	char err[1024], source[512];
-	int expand = 0, missing = 0, rc;
+	int expand = 0, c, rc;
 	char *text, *layout;
 
-	for (int i = 1; i < argc; i++) {
-		if ((v = opt(argc, argv, &i, "--struct", "-C", &missing)))
-			structs = v;
-		else if ((v = opt(argc, argv, &i, "--from-object", NULL, &missing)))
-			object = v;
-		else if ((v = opt(argc, argv, &i, "--name", NULL, &missing)))
-			po.name = v;
-		else if ((v = opt(argc, argv, &i, "--desc", NULL, &missing)))
-			po.desc = v;
-		else if ((v = opt(argc, argv, &i, "--out", "-o", &missing)))
-			out = v;
-		else if (!strcmp(argv[i], "-E") || !strcmp(argv[i], "--expand"))
+	opt_init(&op, &import_help);
+	while ((c = opt_next(&op, argc, argv)) != -1) {
+		switch (c) {
+		case 'C':
+			structs = optarg;
+			break;
+		case O_FROM_OBJECT:
+			object = optarg;
+			break;
+		case O_NAME:
+			po.name = optarg;
+			break;
+		case O_DESC:
+			po.desc = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'E':
 			expand = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (missing)
 			break;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return err2("import: unknown option %s (see pcbench layout --help)",
-				    argv[i]);
-		else if (input)
-			return err2("import: one input only: %s and %s", input, argv[i]);
-		else
-			input = argv[i];
-		if (missing)
-			break;
+		}
 	}
-	if (missing)
-		return err2("import: %s needs a value", argv[argc - 1]);
+	for (int i = optind; i < argc; i++) {
+		if (input)
+			return err2("import: one input only: %s and %s", input, argv[i]);
+		input = argv[i];
+	}
 	if (object && input)
 		return err2("import: --from-object %s and an input file %s: give one", object,
 			    input);
@@ -1054,54 +1077,58 @@ static int cmd_show(int argc, char **argv)
 	struct show_opts so = {.threads = 2, .ops = 4096, .warmup = 256, .line = 64};
 	char err[1024];
 	struct layout *l;
-	int missing = 0, rc = 0;
-	const char *v;
+	struct opt_parser op;
+	int c, rc = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if ((v = opt(argc, argv, &i, "--scenario", "-s", &missing)))
-			so.scenario = v;
-		else if ((v = opt(argc, argv, &i, "--preset", "-p", &missing)))
-			so.preset = v;
-		else if ((v = opt(argc, argv, &i, "--workload", "-w", &missing)))
-			so.workload = v;
-		else if ((v = opt(argc, argv, &i, "--format", NULL, &missing)))
-			so.format = v;
-		else if ((v = opt(argc, argv, &i, "--param", "-D", &missing))) {
+	opt_init(&op, &show_help);
+	while ((c = opt_next(&op, argc, argv)) != -1) {
+		switch (c) {
+		case 's':
+			so.scenario = optarg;
+			break;
+		case 'p':
+			so.preset = optarg;
+			break;
+		case 'w':
+			so.workload = optarg;
+			break;
+		case O_FORMAT:
+			so.format = optarg;
+			break;
+		case 'D':
 			if (so.nparams == MAX_PARAMS)
 				return err2("show: too many -D");
-			so.params[so.nparams++] = (char *)v;
-		} else if ((v = opt(argc, argv, &i, "--threads", "-t", &missing))) {
-			if (parse_count(v, 1, MAX_VTHREADS, &so.threads))
-				return err2("show: --threads: %s: expected 1..%d", v, MAX_VTHREADS);
-		} else if ((v = opt(argc, argv, &i, "--ops", NULL, &missing))) {
-			if (parse_count(v, 1, 10000000, &so.ops))
-				return err2("show: --ops: %s: expected 1..10000000", v);
-		} else if ((v = opt(argc, argv, &i, "--warmup", NULL, &missing))) {
-			if (parse_count(v, 0, 10000000, &so.warmup))
-				return err2("show: --warmup: %s: expected 0..10000000", v);
-		} else if ((v = opt(argc, argv, &i, "--line-size", NULL, &missing))) {
-			if (parse_count(v, 8, 4096, &so.line) || (so.line & (so.line - 1)))
+			so.params[so.nparams++] = optarg;
+			break;
+		case 't':
+			if (parse_count(optarg, 1, MAX_VTHREADS, &so.threads))
+				return err2("show: --threads: %s: expected 1..%d", optarg,
+					    MAX_VTHREADS);
+			break;
+		case O_OPS:
+			if (parse_count(optarg, 1, 10000000, &so.ops))
+				return err2("show: --ops: %s: expected 1..10000000", optarg);
+			break;
+		case O_WARMUP:
+			if (parse_count(optarg, 0, 10000000, &so.warmup))
+				return err2("show: --warmup: %s: expected 0..10000000", optarg);
+			break;
+		case O_LINE:
+			if (parse_count(optarg, 8, 4096, &so.line) || (so.line & (so.line - 1)))
 				return err2(
-				    "show: --line-size: %s: expected a power of two in 8..4096", v);
-		} else if (!strcmp(argv[i], "--all")) {
+				    "show: --line-size: %s: expected a power of two in 8..4096",
+				    optarg);
+			break;
+		case O_ALL:
 			so.all = 1;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (missing) {
 			break;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return err2("show: unknown option %s (see pcbench layout --help)", argv[i]);
-		} else if (so.layout) {
-			return err2("show: one layout only: %s and %s", so.layout, argv[i]);
-		} else {
-			so.layout = argv[i];
 		}
-		if (missing)
-			break;
 	}
-	if (missing)
-		return err2("show: %s needs a value", argv[argc - 1]);
+	for (int i = optind; i < argc; i++) {
+		if (so.layout)
+			return err2("show: one layout only: %s and %s", so.layout, argv[i]);
+		so.layout = argv[i];
+	}
 	if (!so.layout)
 		return err2("show: no layout (a built-in name such as v6.1, or a layout file)");
 	if (so.format && strcmp(so.format, "view") && strcmp(so.format, "layout"))
@@ -1153,7 +1180,7 @@ int layout_main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
-		usage(argc < 2 ? stderr : stdout);
+		opt_usage(argc < 2 ? stderr : stdout, &layout_help);
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "import"))

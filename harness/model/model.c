@@ -9,7 +9,6 @@
  * simulator right before it really executes. So the simulated order is the execution order.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include <ucontext.h>
 
 #include "csv.h"
+#include "commands.h"
 #include "model.h"
 #include "plan.h"
 #include "util.h"
@@ -1187,46 +1187,50 @@ struct mfam {
 	int done;
 };
 
-static void model_usage(FILE *out)
-{
-	fprintf(
-	    out,
-	    "usage: pcbench model [options]\n"
-	    "\n"
-	    "Predicts cache-line transfers and HITM per operation with a MESI model: runs the\n"
-	    "tracing build of each scenario on virtual CPUs interleaved per access, on any\n"
-	    "topology (nothing is measured or bound), and charges every event to the struct\n"
-	    "field and the code site that caused it.\n"
-	    "\n"
-	    "  -s, --scenario LIST      scenarios (default: all)\n"
-	    "  -p, --preset LIST        presets (default: all of each scenario)\n"
-	    "  -w, --workload LIST      workloads (default: all)\n"
-	    "  -t, --threads LIST       virtual CPUs, e.g. 2 | 2,8 | 1-4 | max (default: 2,8)\n"
-	    "  -P, --placement NAME     a placement policy or hwloc location (default: scatter)\n"
-	    "      --topology SPEC      host (default) | FILE.xml | synthetic:STRING\n"
-	    "  -D, --param NAME=VALUE   override a scenario parameter (repeatable)\n"
-	    "      --seed N             seed of the random interleaving (default 1)\n"
-	    "      --interleave MODE    random (default: a seeded random virtual CPU executes\n"
-	    "                           each next access) | rr-access (lockstep, one access\n"
-	    "                           each) | rr-op (whole operations in turn: a lower bound)\n"
-	    "      --ops N              measured operations per virtual CPU (default 2000)\n"
-	    "      --warmup N           operations per virtual CPU before those (default 200)\n"
-	    "      --line-size BYTES    coherence granule (default 64; 128 models the adjacent-\n"
-	    "                           line prefetcher pairing lines)\n"
-	    "      --lines N|all        shared-cache-line blocks per family (default 10; 0: none)\n"
-	    "  -o, --out DIR            write DIR/model.csv (DIR is created; must not hold one)\n"
-	    "      --csv FILE           write the CSV here (appends when the header matches)\n"
-	    "  -q, --quiet              no tables\n"
-	    "  -h, --help               this text\n"
-	    "\n"
-	    "Same options, same output, byte for byte. Exit status: 0 ok, 1 a family failed,\n"
-	    "2 bad usage, 4 everything skipped (placement does not fit the topology).\n"
-	    "\n"
-	    "Example:\n"
-	    "  pcbench model -s page_counter -w stocked -t 2,8 -P scatter --topology \\\n"
-	    "      'synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 "
-	    "pu:2(indexes=core:package)'\n");
-}
+enum { O_TOPO = OPT_LONG, O_CSV, O_SEED, O_INTERLEAVE, O_OPS, O_WARMUP, O_LINE, O_LINES };
+
+static const struct opt model_opts[] = {
+    {"scenario", 's', "LIST", "scenarios (default: all)"},
+    {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
+    {"workload", 'w', "LIST", "workloads (default: all)"},
+    {"threads", 't', "LIST", "virtual CPUs, e.g. 2 | 2,8 | 1-4 | max (default: 2,8)"},
+    {"placement", 'P', "NAME", "a placement policy or hwloc location (default: scatter)"},
+    {"topology", O_TOPO, "SPEC", "host (default) | FILE.xml | synthetic:STRING"},
+    {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
+    {"seed", O_SEED, "N", "seed of the random interleaving (default 1)"},
+    {"interleave", O_INTERLEAVE, "MODE",
+     "random (default: a seeded random virtual CPU executes\n"
+     "each next access) | rr-access (lockstep, one access\n"
+     "each) | rr-op (whole operations in turn: a lower bound)"},
+    {"ops", O_OPS, "N", "measured operations per virtual CPU (default 2000)"},
+    {"warmup", O_WARMUP, "N", "operations per virtual CPU before those (default 200)"},
+    {"line-size", O_LINE, "BYTES",
+     "coherence granule (default 64; 128 models the adjacent-\n"
+     "line prefetcher pairing lines)"},
+    {"lines", O_LINES, "N|all", "shared-cache-line blocks per family (default 10; 0: none)"},
+    {"out", 'o', "DIR", "write DIR/model.csv (DIR is created; must not hold one)"},
+    {"csv", O_CSV, "FILE", "write the CSV here (appends when the header matches)"},
+    {"quiet", 'q', NULL, "no tables"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help model_help = {
+    .name = "model",
+    .synopsis = "usage: pcbench model [options]\n",
+    .about = "Predicts cache-line transfers and HITM per operation with a MESI model: runs the\n"
+	     "tracing build of each scenario on virtual CPUs interleaved per access, on any\n"
+	     "topology (nothing is measured or bound), and charges every event to the struct\n"
+	     "field and the code site that caused it.\n",
+    .opts = model_opts,
+    .after = "Same options, same output, byte for byte. Exit status: 0 ok, 1 a family failed,\n"
+	     "2 bad usage, 4 everything skipped (placement does not fit the topology).\n"
+	     "\n"
+	     "Example:\n"
+	     "  pcbench model -s page_counter -w stocked -t 2,8 -P scatter --topology \\\n"
+	     "      'synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 "
+	     "pu:2(indexes=core:package)'\n",
+};
 
 struct mopts {
 	struct selection sel;
@@ -1237,27 +1241,7 @@ struct mopts {
 
 static void parse_model_options(int argc, char **argv, struct mopts *o)
 {
-	enum { O_TOPO = 256, O_CSV, O_SEED, O_INTERLEAVE, O_OPS, O_WARMUP, O_LINE, O_LINES };
-	static const struct option longopts[] = {
-	    {"scenario", required_argument, NULL, 's'},
-	    {"preset", required_argument, NULL, 'p'},
-	    {"workload", required_argument, NULL, 'w'},
-	    {"threads", required_argument, NULL, 't'},
-	    {"placement", required_argument, NULL, 'P'},
-	    {"param", required_argument, NULL, 'D'},
-	    {"out", required_argument, NULL, 'o'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"topology", required_argument, NULL, O_TOPO},
-	    {"csv", required_argument, NULL, O_CSV},
-	    {"seed", required_argument, NULL, O_SEED},
-	    {"interleave", required_argument, NULL, O_INTERLEAVE},
-	    {"ops", required_argument, NULL, O_OPS},
-	    {"warmup", required_argument, NULL, O_WARMUP},
-	    {"line-size", required_argument, NULL, O_LINE},
-	    {"lines", required_argument, NULL, O_LINES},
-	    {NULL, 0, NULL, 0},
-	};
+	struct opt_parser op;
 	char err[256];
 	long v;
 	int c;
@@ -1268,9 +1252,8 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 	o->sel.topology = "host";
 	o->lines = 10;
 	model_opts_default(&o->mo);
-	optind = 0; /* glibc: start afresh, also when called twice in one process */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:p:w:t:P:D:o:qh", longopts, NULL)) != -1) {
+	opt_init(&op, &model_help);
+	while ((c = opt_next(&op, argc, argv)) != -1) {
 		const char *name = NULL;
 
 		if (selection_option(&o->sel, c, optarg))
@@ -1282,9 +1265,6 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
-		case 'h':
-			model_usage(stdout);
-			exit(0);
 		case O_TOPO:
 			o->sel.topology = optarg;
 			break;
@@ -1314,11 +1294,6 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 			else
 				o->lines = (int)v;
 			break;
-		case ':':
-			usage_error("option", argv[optind - 1], "needs a value (see model --help)");
-		default:
-			usage_error("option", argv[optind - 1],
-				    "unknown option (see model --help)");
 		}
 		if (name && model_opt_set(&o->mo, name, optarg, err, sizeof(err))) {
 			char opt[32];

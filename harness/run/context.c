@@ -28,6 +28,9 @@
 #ifndef PCBENCH_BUILD_TYPE
 #define PCBENCH_BUILD_TYPE "unknown"
 #endif
+#ifndef PCBENCH_VERSION
+#define PCBENCH_VERSION "unknown"
+#endif
 #ifndef PCBENCH_GB_VERSION
 #define PCBENCH_GB_VERSION "unknown"
 #endif
@@ -123,6 +126,27 @@ static json_t *libraries(void)
 			 PCBENCH_GB_VERSION, "hwloc", "api_version", hrt, "compiled_api_version",
 			 hct, "libpfm4", "package_version", PCBENCH_PFM_VERSION, "api_version",
 			 papi, "jansson", JANSSON_VERSION);
+}
+
+void context_print_version(FILE *out)
+{
+	json_t *libs = libraries();
+	const char *k, *k2;
+	json_t *v, *v2;
+
+	fprintf(out, "pcbench %s\ngit revision %s\nbuilt %s, %s, %s\nlibraries:\n", PCBENCH_VERSION,
+		PCBENCH_GIT_REV, PCBENCH_BUILD_TYPE, PCBENCH_C_COMPILER, PCBENCH_C_FLAGS);
+	json_object_foreach(libs, k, v)
+	{
+		if (json_is_string(v)) {
+			fprintf(out, "  %s %s\n", k, json_string_value(v));
+			continue;
+		}
+		fprintf(out, "  %s", k);
+		json_object_foreach(v, k2, v2) fprintf(out, " %s %s", k2, json_string_value(v2));
+		fputc('\n', out);
+	}
+	json_decref(libs);
 }
 
 static json_t *build(const struct run_context *c, const char *path, char *err, size_t errlen)

@@ -7,6 +7,7 @@
 #define PCBENCH_CONTEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct run_context {
 	char run_id[128];
@@ -29,5 +30,8 @@ void context_init(struct run_context *c, int argc, char **argv);
  * Returns 0, or -1 with "path: why" in @err.
  */
 int context_write(const struct run_context *c, const char *path, char *err, size_t errlen);
+
+/* context_print_version - pcbench's version, git revision, build and library versions. */
+void context_print_version(FILE *out);
 
 #endif
