@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: MIT
+/* cmd.c - the measure command: options, then resolve everything, measure, write, report. */
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "harness.h"
+#include "opt.h"
+#include "pmu_events.h"
+#include "run.h"
+#include "util.h"
+
+struct run run;
+
+/* Long-only options of the measure command. */
+enum {
+	O_TIME = OPT_LONG,
+	O_CSV,
+	O_LIST,
+	O_TOPOLOGY,
+	O_HOME,
+	O_DRY_RUN,
+	O_CHECK_HOST,
+	O_LAYOUT,
+	O_RECIPE,
+	O_FORCE,
+	O_EVENTS,
+	O_EVENTS_KERNEL,
+	O_LIST_EVENTS,
+	O_PMU,
+	O_WITH_MODEL,
+	O_MATRIX,
+	O_MATRIX_CPUS,
+};
+
+static const struct opt measure_opts[] = {
+    {"scenario", 's', "LIST", "scenarios (default: all)"},
+    {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
+    {"workload", 'w', "LIST", "scenario workloads (default: all)"},
+    {"threads", 't', "LIST", "e.g. 1,2 | 1-8 | max (default: 1,max)"},
+    {"placement", 'P', "NAME",
+     "compact | scatter | cores | smt | same-l3 | cross-l3 |\n"
+     "cross-socket, or an hwloc location such as core:0-7,\n"
+     "pu:even, package:0.core:0-3.pu:0 (default: scatter)"},
+    {"topology", O_TOPOLOGY, "SPEC",
+     "host (default) | FILE.xml (lstopo --of xml) |\n"
+     "synthetic:STRING; a topology that is not this machine's\n"
+     "can only be planned, with --dry-run"},
+    {"check-host", O_CHECK_HOST, NULL,
+     "with --topology FILE.xml: verify that this host matches\n"
+     "it, then measure here"},
+    {"dry-run", O_DRY_RUN, NULL,
+     "print the plan (thread, PU, core, L3, package, NUMA node,\n"
+     "pair classes, memory home) and measure nothing; with\n"
+     "--csv FILE also write the plan as CSV"},
+    {"home", O_HOME, "SPEC",
+     "memory home of the shared structs: first (thread 0's\n"
+     "NUMA node, default) | node:N | interleave | each"},
+    {"time", O_TIME, "SECONDS",
+     "one measurement window (default 0.3, in [0.001, 3600]),\n"
+     "after a warm-up of a tenth of it"},
+    {"repetitions", 'r', "N", "(default 3), in [1, 1000]"},
+    {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
+    {"layout", O_LAYOUT, "NAME|FILE",
+     "run every selected scenario whose structs the layout\n"
+     "describes with it (the presets keep their algorithm\n"
+     "knobs); a built-in name or a layout file"},
+    {"recipe", O_RECIPE, "FILE", "the probe scenario's accesses (same as -D recipe=FILE)"},
+    {"out", 'o', "DIR",
+     "run directory (default: results/<UTC date-time>-<host>);\n"
+     "an existing one is never overwritten..."},
+    {"force", O_FORCE, NULL, "...unless this is given"},
+    {"csv", O_CSV, "FILE", "also write the CSV here (appends if the header matches)"},
+    {"list", O_LIST, NULL, "scenarios, presets, workloads, parameters"},
+    {"events", O_EVENTS, "SPEC",
+     "counters: auto (default: every abstract event this PMU\n"
+     "has) | none | a list of cycles, instructions, llc_miss,\n"
+     "hitm_local, hitm_remote, c2c_fill_local,\n"
+     "c2c_fill_remote, rfo_hitm, task_clock, page_faults and\n"
+     "fully qualified libpfm4 strings (pmu::EVENT:UMASK)"},
+    {"events-kernel", O_EVENTS_KERNEL, NULL,
+     "count kernel mode too (needs perf_event_paranoid <= 1)"},
+    {"matrix", O_MATRIX, NULL,
+     "with -s c2c: measure every pair of PUs (the diagonal with\n"
+     "one thread); rows get cpu_a, cpu_b, ns_per_transfer"},
+    {"matrix-cpus", O_MATRIX_CPUS, "LIST", "the PUs of the matrix (OS indexes: 0-3,8), not all"},
+    {"with-model", O_WITH_MODEL, NULL,
+     "also run the coherence model for every measurement and\n"
+     "add its model_*_per_op columns (see pcbench model -h)"},
+    {"list-events", O_LIST_EVENTS, NULL,
+     "the event table for this machine's PMU, or --pmu NAME\n"
+     "(skx, clx, icx, spr, amd64_fam17h_zen2,\n"
+     "amd64_fam19h_zen3, amd64_fam19h_zen4)"},
+    {"pmu", O_PMU, "NAME", "with --list-events: the PMU whose table to print"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help measure_help = {
+    .name = "",
+    .synopsis = "usage: pcbench [measure] [options] [--benchmark_*=...]\n",
+    .about = "Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
+	     "one equal-time window per repetition, and writes one CSV row per measurement.\n",
+    .opts = measure_opts,
+    .after =
+	"  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
+	"                           selects families by name, e.g.\n"
+	"                           page_counter/preset:v6.0-rc1/workload:direct/"
+	"placement:scatter/threads:2)\n"
+	"\n"
+	"Exit status: 0 all measured ok, 1 some measurement failed (rows say why) or a\n"
+	"result could not be written, 2 bad usage or environment (nothing measured),\n"
+	"3 interrupted (SIGINT/SIGTERM: finished rows are kept), 4 everything was skipped\n"
+	"(nothing on this machine could run what was asked).\n"
+	"\n"
+	"Examples:\n"
+	"  pcbench                                   the default suite\n"
+	"  pcbench --list                            what can be measured\n"
+	"  pcbench -s page_counter -p v6.0-rc1,+ABC -w stocked -t 1-2 -r 5\n"
+	"                                            the seed's before/after, 5 repetitions\n"
+	"  pcbench -p +A -D batch=128 -t max         patch A with a larger charge batch\n"
+	"  pcbench --time 2 -P compact -o /tmp/run1  longer windows, compact placement\n"
+	"  pcbench --dry-run -P cross-socket -t 8 --topology \\\n"
+	"      'synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 pu:2(indexes=core:package)'\n"
+	"                                            plan a run for a 2-socket SPR box\n"
+	"  pcbench --topology lab1.xml --check-host  run a plan made for lab1, on lab1\n",
+};
+
+static void print_line(void *arg, const char *line)
+{
+	printf("%s%s\n", (const char *)arg, line);
+}
+
+static void list_scenarios(void)
+{
+	char err[512];
+
+	for (int i = 0; all_scenarios[i]; i++) {
+		const struct scenario *sc = all_scenarios[i];
+
+		printf("%s\n    %s\n  presets:\n", sc->name, sc->desc);
+		for (int j = 0; sc->presets[j].name; j++) {
+			struct bench_cfg *cfg;
+
+			printf("    %-10s %s\n    %-10s   {%s}\n", sc->presets[j].name,
+			       sc->presets[j].desc, "", sc->presets[j].set);
+			if (!sc->describe)
+				continue;
+			cfg = cfg_new(sc, &sc->presets[j], &sc->workloads[0], 1, NULL, 0, err,
+				      sizeof(err));
+			if (cfg)
+				sc->describe(cfg, print_line, "                 ");
+			else
+				printf("                 (%s)\n", err);
+			cfg_free(cfg);
+		}
+		printf("  workloads:\n");
+		for (int j = 0; sc->workloads[j].name; j++)
+			printf("    %-10s %s {%s}\n", sc->workloads[j].name, sc->workloads[j].desc,
+			       sc->workloads[j].set);
+		printf("  parameters:\n");
+		for (int j = 0; sc->params[j].name; j++) {
+			const struct bench_param *p = &sc->params[j];
+
+			printf("    %-10s %s (default %s", p->name, p->help, p->def);
+			if (p->choices && !strcmp(p->choices, BENCH_LAYOUT)) {
+				const char *names[32];
+				int n = layout_builtin_names(NULL, names, 32);
+
+				printf("; a layout file or one of");
+				for (int k = 0; k < n; k++)
+					printf(" %s", names[k]);
+			} else if (p->choices && !strcmp(p->choices, BENCH_FILE)) {
+				printf("; a file or a built-in name");
+			} else if (p->choices) {
+				printf("; one of %s", p->choices);
+			} else {
+				printf("; %ld..%ld", p->min, p->max);
+			}
+			printf(")\n");
+		}
+		printf("\n");
+	}
+}
+
+/* take_gb_args - move --benchmark_* arguments out of argv; keep --benchmark_filter. */
+static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
+{
+	static char interleave[] = "--benchmark_enable_random_interleaving=true";
+	int n = 0, k = 1, user_interleave = 0;
+
+	gb[n++] = argv[0];
+	for (int i = 1; i < *argc; i++) {
+		if (!strncmp(argv[i], "--benchmark_filter=", 19)) {
+			o->filter = argv[i] + 19;
+		} else if (!strncmp(argv[i], "--benchmark_", 12)) {
+			user_interleave |= !strncmp(argv[i], interleave, 38);
+			gb[n++] = argv[i];
+		} else {
+			argv[k++] = argv[i];
+		}
+	}
+	/* Interleave repetitions of all families by default, so drift hits every preset. */
+	if (!user_interleave)
+		gb[n++] = interleave;
+	*argc = k;
+	argv[k] = NULL;
+	gb[n] = NULL;
+	return n;
+}
+
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.001 && v <= 3600))
+		usage_error("--time", s, "expected seconds in [0.001, 3600]");
+	return v;
+}
+
+static int parse_reps(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > 1000)
+		usage_error("--repetitions", s, "expected an integer in [1, 1000]");
+	return (int)v;
+}
+
+/* add_param - an option that stands for --param NAME=VALUE. */
+static void add_param(struct options *o, const char *name, const char *value)
+{
+	if (o->sel.nparams == SELECTION_MAX_PARAMS)
+		usage_error("--param", value, "more than %d parameters", SELECTION_MAX_PARAMS);
+	o->sel.params[o->sel.nparams++] = xasprintf("%s=%s", name, value);
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	struct opt_parser op;
+	int c;
+
+	o->sel.threads = "1,max";
+	o->sel.placement = "scatter";
+	o->time_s = 0.3;
+	o->repetitions = 3;
+	o->sel.topology = "host";
+	o->events = "auto";
+	o->home = "first";
+	opt_init(&op, &measure_help);
+	while ((c = opt_next(&op, argc, argv)) != -1) {
+		if (selection_option(&o->sel, c, optarg))
+			continue;
+		switch (c) {
+		case O_TIME:
+			o->time_s = parse_seconds(optarg);
+			break;
+		case 'r':
+			o->repetitions = parse_reps(optarg);
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case O_CSV:
+			o->csv = optarg;
+			break;
+		case O_LIST:
+			o->list = 1;
+			break;
+		case O_TOPOLOGY:
+			o->sel.topology = optarg;
+			break;
+		case O_HOME:
+			o->home = optarg;
+			break;
+		case O_DRY_RUN:
+			o->dry_run = 1;
+			break;
+		case O_CHECK_HOST:
+			o->check_host = 1;
+			break;
+		case O_LAYOUT:
+			o->layout = optarg;
+			break;
+		case O_RECIPE:
+			o->recipe = optarg;
+			break;
+		case O_FORCE:
+			o->force = 1;
+			break;
+		case O_EVENTS:
+			o->events = optarg;
+			break;
+		case O_EVENTS_KERNEL:
+			o->events_kernel = 1;
+			break;
+		case O_LIST_EVENTS:
+			o->list_events = 1;
+			break;
+		case O_PMU:
+			o->pmu = optarg;
+			break;
+		case O_WITH_MODEL:
+			o->with_model = 1;
+			break;
+		case O_MATRIX:
+			o->matrix = 1;
+			break;
+		case O_MATRIX_CPUS:
+			o->matrix = 1;
+			o->matrix_cpus = optarg;
+			break;
+		}
+	}
+	if (optind < argc)
+		usage_error("argument", argv[optind], "unexpected (see --help)");
+	if (o->layout)
+		add_param(o, "layout", o->layout);
+	if (o->recipe)
+		add_param(o, "recipe", o->recipe);
+	if (o->check_host &&
+	    (!strcmp(o->sel.topology, "host") || !strncmp(o->sel.topology, "synthetic:", 10)))
+		usage_error("--check-host", o->sel.topology,
+			    "needs --topology FILE.xml, the export of a lab machine");
+}
+
+/* Each thread of each repetition of each family runs this, from Google Benchmark. */
+static void family_thread(void *arg, int tid)
+{
+	struct family *f = arg;
+	struct meas_result r;
+	char what[64], home[256];
+	int rep;
+
+	/* Flags read here are only written by thread 0 between measurements. */
+	if (run.write_failed || run.stopped)
+		return;
+	meas_thread(&f->m, tid);
+	if (tid)
+		return;
+	meas_result(&f->m, &r);
+	if (r.aborted) { /* interrupted: abandon this measurement, write no partial row */
+		run.stopped = 1;
+		meas_reset(&f->m);
+		return;
+	}
+	rep = ++f->reps_done;
+	if (!r.failed && !r.ops) {
+		r.failed = 1;
+		r.reason = "no operation completed in the window";
+	}
+	home_cell(f, home, sizeof(home));
+	write_row(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : "", &r, home);
+	if (f->matrix_ns && !r.failed) /* ns per one-way transfer, for the matrix table */
+		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
+	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
+	progress(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : what);
+	meas_reset(&f->m);
+}
+
+/* model_family - the coherence model's prediction for @f (--with-model), kept for its rows. */
+static void model_family(struct family *f, const struct topo *topo)
+{
+	const struct scenario *traced = scenario_find_traced(f->sc->name);
+	struct model_opts mo;
+	struct model_result mr;
+
+	model_opts_default(&mo);
+	f->model = xcalloc(MODEL_NCOLS, sizeof(*f->model));
+	if (!traced) {
+		fprintf(stderr, "pcbench: --with-model: %s: no traced build\n", f->name);
+		return;
+	}
+	model_run(traced, f->cfg, topo, f->pus, f->threads, &mo, &mr);
+	if (!mr.ok)
+		fprintf(stderr, "pcbench: --with-model: %s: %s\n", f->name, mr.reason);
+	model_csv_values(&mr, f->model);
+	model_result_free(&mr);
+}
+
+/* on_signal - the first SIGINT/SIGTERM stops the run cleanly, a second one at once. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (meas_abort)
+		_exit(3);
+	meas_abort = 1;
+}
+
+/* load_topology - the --topology source; a foreign one only plans (or is checked). */
+static struct topo *load_topology(const struct options *o)
+{
+	struct topo *t, *host;
+	char err[PATH_MAX + 128], fp[17];
+
+	t = run.topo = topo_load(o->sel.topology, err, sizeof(err));
+	if (!t)
+		usage_error("--topology", o->sel.topology, "%s", err);
+	topo_fingerprint(t, run.topology_fp);
+	if (!o->check_host) {
+		if (!topo_is_host(t) && !o->dry_run)
+			usage_error(
+			    "--topology", o->sel.topology,
+			    "not this machine: hwloc cannot bind threads on it, so it can "
+			    "only be planned with --dry-run (or verified with --check-host)");
+		return t;
+	}
+	host = topo_load_host(err, sizeof(err));
+	if (!host)
+		usage_error("topology", "host", "%s", err);
+	topo_fingerprint(host, fp);
+	if (strcmp(fp, run.topology_fp))
+		usage_error("--check-host", o->sel.topology,
+			    "this host's topology (fingerprint %s, %d PUs) differs from the file's "
+			    "(fingerprint %s, %d PUs)",
+			    fp, topo_npus(host), run.topology_fp, topo_npus(t));
+	fprintf(stderr, "pcbench: --check-host: this host matches %s (fingerprint %s)\n",
+		o->sel.topology, fp);
+	topo_free(t);
+	return host;
+}
+
+/* link_latest - results/latest points at the newest run directory (make run reports it). */
+static void link_latest(void)
+{
+	char target[PATH_MAX];
+	const char *base = strrchr(run.run_dir, '/');
+
+	if (!run.opt.out && base) {
+		snprintf(target, sizeof(target), "%s", base + 1); /* results/<stamp>-<host> */
+	} else if (!realpath(run.run_dir, target)) {
+		return;
+	}
+	if (mkdir("results", 0755) && errno != EEXIST)
+		return;
+	unlink("results/latest.tmp");
+	if (symlink(target, "results/latest.tmp") || rename("results/latest.tmp", "results/latest"))
+		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
+}
+
+int measure_main(int argc, char **argv)
+{
+	char **gb_argv = run.gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
+	char **orig_argv = run.orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	int gb_argc, orig_argc = argc;
+	struct gb_family *gbf;
+	struct topo *topo;
+	char err[PATH_MAX + 128], path[PATH_MAX + 32];
+	int ngb = 0;
+
+	memcpy(orig_argv, argv, (size_t)argc * sizeof(char *));
+	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
+	parse_options(argc, argv, &run.opt);
+	if (run.opt.list) {
+		list_scenarios();
+		return 0;
+	}
+	if (run.opt.pmu && !run.opt.list_events)
+		usage_error("--pmu", run.opt.pmu, "only with --list-events");
+	if (run.opt.list_events) {
+		if (pmu_list_events(stdout, run.opt.pmu, err, sizeof(err)))
+			usage_error("--list-events", run.opt.pmu ? run.opt.pmu : "", "%s", err);
+		return 0;
+	}
+	if (gbshim_init(&gb_argc, gb_argv))
+		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
+	run.pmu = pmu_resolve(run.opt.events, run.opt.events_kernel, err, sizeof(err));
+	if (!run.pmu) {
+		fprintf(stderr, "pcbench: %s\n", err);
+		return 2;
+	}
+	event_columns(&run.opt);
+
+	topo = run.topo = load_topology(&run.opt);
+	build_families(&run.opt, topo);
+	if (run.opt.dry_run) {
+		print_plan(&run.opt, topo);
+		topo_free(topo);
+		return 0;
+	}
+
+	context_init(&run.ctx, orig_argc, orig_argv);
+	run.ctx.options_json = options_json(&run.opt);
+	open_outputs(&run.opt);
+	write_context();
+	snprintf(path, sizeof(path), "%s/topology.xml", run.run_dir);
+	if (topo_export_xml(topo, path, err, sizeof(err)))
+		fprintf(stderr, "pcbench: topology.xml: %s\n", err);
+	snprintf(path, sizeof(path), "%s/topology_fp", run.run_dir);
+	{
+		FILE *f = fopen(path, "w");
+
+		if (!f || fprintf(f, "%s\n", run.topology_fp) < 0 || fclose(f))
+			fprintf(stderr, "pcbench: %s: %s\n", path, strerror(errno));
+	}
+	link_latest();
+	if (pmu_absent_note(run.pmu)[0])
+		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
+			pmu_absent_note(run.pmu));
+	run.report = report_new();
+	run.total = run.nfams * run.opt.repetitions;
+	run.t_first = now_s();
+
+	gbf = run.gbf = xcalloc((size_t)run.nfams, sizeof(*gbf));
+	for (int i = 0; i < run.nfams; i++) {
+		struct family *f = &run.fams[i];
+		char home[32] = "";
+
+		if (f->skip[0]) {
+			if (f->pus)
+				topo_home_name(&f->home, home, sizeof(home));
+			for (int rep = 1; rep <= run.opt.repetitions && !run.write_failed; rep++) {
+				write_row(f, rep, ST_SKIPPED, f->skip, NULL, home);
+				progress(f, rep, ST_SKIPPED, f->skip);
+			}
+			continue;
+		}
+		if (run.opt.with_model)
+			model_family(f, topo);
+		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
+			  run.opt.time_s / 10, &f->home);
+		meas_set_counters(&f->m, run.pmu);
+		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (!run.write_failed && !meas_abort)
+		gbshim_run(gbf, ngb, run.opt.repetitions, family_thread);
+	if (meas_abort) {
+		run.ctx.interrupted = 1;
+		utc_now(run.ctx.end, sizeof(run.ctx.end));
+		write_context();
+		csv_close(run.csv);
+		csv_close(run.csv_extra);
+		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
+			run.done, run.total, run.run_dir);
+		return 3;
+	}
+
+	if (run.opt.matrix)
+		print_matrix();
+	else
+		report_print(run.report, stdout);
+	printf("\nrun directory: %s (%d ok, %d error, %d skipped)\n", run.run_dir, run.ok,
+	       run.errors, run.skipped);
+	utc_now(run.ctx.end, sizeof(run.ctx.end));
+	write_context();
+	if (csv_close(run.csv) || csv_close(run.csv_extra))
+		run.write_failed = 1;
+	if (run.errors || run.write_failed)
+		return 1;
+	return run.ok ? 0 : 4;
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/* families.c - what a measurement run covers: the selected families, resolved and placed. */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "run.h"
+#include "util.h"
+
+static void add_param_col(const char *name)
+{
+	for (int i = 0; i < run.nparam_cols; i++)
+		if (!strcmp(run.param_cols[i], name))
+			return;
+	if (run.nparam_cols < SELECTION_MAX_PARAMS)
+		run.param_cols[run.nparam_cols++] = name;
+}
+
+/* add_family - one (scenario, preset, workload, threads, home), resolved and placed. */
+static void add_family(const struct options *o, const struct topo *topo, struct family f,
+		       regex_t *re, int negate)
+{
+	char err[512], *p = f.name, *end = f.name + sizeof(f.name);
+
+	p += snprintf(p, (size_t)(end - p), "%s/preset:%s/workload:%s/placement:%s/threads:%d",
+		      f.sc->name, f.preset->name, f.wl->name, f.placement, f.threads);
+	if (strcmp(f.home_spec, "first"))
+		snprintf(p, (size_t)(end - p), "/home:%s", f.home_spec);
+	if (re && (regexec(re, f.name, 0, NULL, 0) == 0) == negate)
+		return;
+	f.cfg = cfg_new(f.sc, f.preset, f.wl, f.threads, o->sel.params, o->sel.nparams, err,
+			sizeof(err));
+	if (!f.cfg)
+		usage_error("configuration", f.name, "%s", err);
+	if (cfg_layout(f.cfg)) {
+		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
+			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
+	} else if (f.sc->computed_layout) {
+		struct layout *l = f.sc->computed_layout(f.cfg);
+
+		if (l)
+			snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
+				 (unsigned long long)layout_fingerprint(l));
+		layout_free(l);
+	}
+	if (family_place(&f, topo, err, sizeof(err)))
+		usage_error("--placement", o->sel.placement, "%s", err);
+	if (f.pus && topo_home_parse(topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
+		usage_error("--home", f.home_spec, "%s", err);
+	run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
+	if (!run.fams)
+		usage_error("memory", "families", "out of memory");
+	run.fams[run.nfams++] = f;
+}
+
+/*
+ * takes_layout - with --layout, whether scenario @sc describes its structs with it (its
+ * check() accepts it). Not taking it is an error when the scenario was asked for by name.
+ */
+static int takes_layout(const struct options *o, const struct scenario *sc, int named)
+{
+	struct bench_cfg *cfg;
+	char err[1024];
+
+	if (!o->layout)
+		return 1;
+	cfg = cfg_new(sc, &sc->presets[0], &sc->workloads[0], 1, (char *const *)o->sel.params,
+		      o->sel.nparams, err, sizeof(err));
+	if (cfg) {
+		cfg_free(cfg);
+		return 1;
+	}
+	if (named)
+		usage_error("--layout", o->layout, "scenario %s cannot use it: %s", sc->name, err);
+	fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", o->layout, sc->name,
+		err);
+	return 0;
+}
+
+/* home_specs - the --home values a run measures: "each" is one per NUMA node. */
+static char **home_specs(const char *spec, const struct topo *topo)
+{
+	struct topo_home h;
+	char err[512], **v;
+	int nodes[64], n;
+
+	if (strcmp(spec, "each")) {
+		if (topo_home_parse(topo, spec, 0, &h, err, sizeof(err)))
+			usage_error("--home", spec, "%s", err);
+		v = xcalloc(2, sizeof(char *));
+		v[0] = xstrdup(spec);
+		return v;
+	}
+	n = topo_nodes(topo, nodes, 64);
+	v = xcalloc((size_t)n + 1, sizeof(char *));
+	for (int i = 0; i < n; i++) {
+		v[i] = xmalloc(24);
+		snprintf(v[i], 24, "node:%d", nodes[i]);
+	}
+	return v;
+}
+
+static void build_matrix(const struct options *o, const struct topo *topo);
+
+void build_families(const struct options *o, const struct topo *topo)
+{
+	char **scn = o->sel.scenarios ? split_list(o->sel.scenarios) : NULL;
+	char **pre = o->sel.presets ? split_list(o->sel.presets) : NULL;
+	char **wls = o->sel.workloads ? split_list(o->sel.workloads) : NULL;
+	char **homes = run.homes = home_specs(o->home, topo);
+	int counts[MAX_THREAD_COUNTS], ncounts;
+	char err[512];
+	regex_t re;
+	int negate = 0;
+
+	selection_check(all_scenarios, &o->sel, scn, pre, wls);
+	if (o->matrix) {
+		free(scn);
+		free(pre);
+		free(wls);
+		build_matrix(o, topo);
+		return;
+	}
+	ncounts = parse_threads(o->sel.threads, topo_npus(topo), counts, MAX_THREAD_COUNTS, err,
+				sizeof(err));
+	if (ncounts < 0)
+		usage_error("--threads", o->sel.threads, "%s", err);
+	if (o->filter) {
+		const char *pat = o->filter;
+
+		negate = pat[0] == '-';
+		pat += negate;
+		if (regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
+			usage_error("--benchmark_filter", o->filter, "not a valid extended regex");
+	}
+
+	for (int s = 0; all_scenarios[s]; s++) {
+		const struct scenario *sc = all_scenarios[s];
+
+		if (!in_list(scn, sc->name) || !takes_layout(o, sc, scn != NULL))
+			continue;
+		for (int p = 0; sc->presets[p].name; p++) {
+			if (!in_list(pre, sc->presets[p].name))
+				continue;
+			for (int w = 0; sc->workloads[w].name; w++) {
+				if (!in_list(wls, sc->workloads[w].name))
+					continue;
+				for (int t = 0; t < ncounts; t++)
+					for (int h = 0; homes[h]; h++)
+						add_family(o, topo,
+							   (struct family){
+							       .sc = sc,
+							       .preset = &sc->presets[p],
+							       .wl = &sc->workloads[w],
+							       .placement = o->sel.placement,
+							       .threads = counts[t],
+							       .home_spec = homes[h],
+							   },
+							   o->filter ? &re : NULL, negate);
+			}
+		}
+		for (int i = 0; sc->params[i].name; i++)
+			if (strcmp(sc->params[i].name, "layout"))
+				add_param_col(sc->params[i].name);
+	}
+	if (o->filter)
+		regfree(&re);
+	free(scn);
+	free(pre);
+	free(wls);
+	if (!run.nfams)
+		usage_error("selection", o->filter ? o->filter : "", "selects nothing to measure");
+}
+
+/*
+ * build_matrix - the c2c probe on every pair of PUs (--matrix): one family per pair
+ * (a, b) with a >= b, two threads pinned to a and b, one thread on the diagonal.
+ */
+static void build_matrix(const struct options *o, const struct topo *topo)
+{
+	const struct scenario *sc = scenario_find("c2c");
+	const char *wl = o->sel.workloads ? o->sel.workloads : "pingpong";
+	int *cpus = xcalloc((size_t)topo_npus(topo), sizeof(int)), n;
+	char err[512];
+
+	if (!sc || (o->sel.scenarios && strcmp(o->sel.scenarios, "c2c")))
+		usage_error("--matrix", o->sel.scenarios ? o->sel.scenarios : "",
+			    "only for the c2c probe (-s c2c)");
+	if (!workload_find(sc, wl))
+		usage_error("--workload", wl, "c2c has no such workload (see --list)");
+	n = topo_cpu_list(topo, o->matrix_cpus, cpus, topo_npus(topo), err, sizeof(err));
+	if (n < 1)
+		usage_error("--matrix-cpus", o->matrix_cpus ? o->matrix_cpus : "", "%s", err);
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j <= i; j++) {
+			struct family f = {
+			    .sc = sc,
+			    .preset = &sc->presets[0],
+			    .wl = workload_find(sc, wl),
+			    .placement = "pair",
+			    .threads = i == j ? 1 : 2,
+			    .home_spec = "first",
+			};
+
+			f.matrix_ns = xcalloc((size_t)o->repetitions, sizeof(double));
+			f.pus = xcalloc(2, sizeof(int));
+			f.pus[0] = cpus[i];
+			f.pus[1] = cpus[j];
+			f.cpus = xcalloc(2, 12);
+			snprintf(f.cpus, 24, i == j ? "%d" : "%d;%d", cpus[i], cpus[j]);
+			snprintf(f.name, sizeof(f.name), "c2c/workload:%s/pair:%d-%d", wl, cpus[i],
+				 cpus[j]);
+			f.cfg = cfg_new(sc, f.preset, f.wl, f.threads, o->sel.params,
+					o->sel.nparams, err, sizeof(err));
+			if (!f.cfg)
+				usage_error("configuration", f.name, "%s", err);
+			if (topo_home_parse(topo, "first", f.pus[0], &f.home, err, sizeof(err)))
+				usage_error("--home", "first", "%s", err);
+			run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
+			if (!run.fams)
+				usage_error("memory", "families", "out of memory");
+			run.fams[run.nfams++] = f;
+		}
+	}
+	for (int i = 0; sc->params[i].name; i++)
+		add_param_col(sc->params[i].name);
+	free(cpus);
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.h - the measure command's state, shared by its files: cmd.c (options, the run),
+ * families.c (what is measured), rows.c (results.csv columns and rows, context.json) and
+ * tables.c (the --dry-run plan and the --matrix table).
+ */
+#ifndef PCBENCH_RUN_H
+#define PCBENCH_RUN_H
+
+#include <limits.h>
+
+#include "context.h"
+#include "csv.h"
+#include "gbshim.h"
+#include "measure.h"
+#include "model.h"
+#include "plan.h"
+#include "pmu.h"
+#include "report.h"
+#include "results.h"
+#include "topology.h"
+
+#define MAX_THREAD_COUNTS 256
+
+/* After the contract's 17 columns (results.h): these, then param_*, counters, model. */
+static const char *const extra_cols[] = {"host",	"window_s",  "home",
+					 "topology_fp", "layout_fp", "pair_class"};
+#define NBASE (RESULTS_NREQ + (int)(sizeof(extra_cols) / sizeof(extra_cols[0])))
+
+struct options {
+	struct selection sel;
+	const char *out, *csv, *filter;
+	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
+	double time_s;
+	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
+	int matrix;
+};
+
+/* The state of a run, shared by the measurement callback. */
+struct run {
+	struct options opt;
+	struct family *fams;
+	int nfams;
+	const char *cols[NBASE + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS];
+	const char *param_cols[SELECTION_MAX_PARAMS]; /* parameter name of each param_ column */
+	int ncols, nparam_cols;
+	struct csv_writer *csv, *csv_extra;
+	struct pmu_set *pmu;
+	const char *ev_cols[64]; /* event column stems: every abstract event, then the others */
+	int ev_index[64];	 /* each stem's index in the pmu set, or -1 */
+	int nev_cols;
+	char unmapped_note[512]; /* abstract events --events auto has no mapping for */
+	struct report *report;
+	struct run_context ctx;
+	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
+	char topology_fp[17];
+	int done, total, errors, skipped, ok, write_failed, stopped;
+	double t_first;
+	/* Long-lived allocations, kept reachable until exit. */
+	char **gb_argv, **orig_argv, **homes;
+	struct topo *topo;
+	struct gb_family *gbf;
+};
+extern struct run run;
+
+/* families.c: build_families - every (scenario, preset, workload, threads, home) selected,
+ * resolved and placed, into run.fams (with --matrix: every pair of PUs). */
+void build_families(const struct options *o, const struct topo *topo);
+
+/* tables.c */
+void print_matrix(void);
+void print_plan(const struct options *o, const struct topo *topo);
+
+/* rows.c */
+void open_outputs(const struct options *o);
+char *options_json(const struct options *o);
+void write_context(void);
+void event_columns(const struct options *o);
+void write_row(const struct family *f, int rep, enum status st, const char *reason,
+	       const struct meas_result *r, const char *home);
+void progress(const struct family *f, int rep, enum status st, const char *what);
+void home_cell(const struct family *f, char *buf, size_t len);
+
+#endif
