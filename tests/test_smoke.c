@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "harness.h"
 #include "results.h"
+#include "util.h"
 #include "check.h"
 
 int main(void)
@@ -38,6 +39,23 @@ int main(void)
 		c[i] = csv_col(t, results_required[i]);
 		CHECK(c[i] == (int)i, "column %s at %d, want %zu", results_required[i], c[i], i);
 	}
+	/* The header is the column table: every fixed column in order, then the families
+	 * (param_*, the four columns of every event, counters_note), nothing else. */
+	CHECK(t->ncols > RESULTS_NFIXED, "%d columns, want more than %d", t->ncols, RESULTS_NFIXED);
+	for (int i = 0; i < RESULTS_NFIXED && i < t->ncols; i++)
+		CHECK(!strcmp(t->header[i], results_cols[i]), "column %d is %s, want %s", i,
+		      t->header[i], results_cols[i]);
+	for (int i = RESULTS_NFIXED, fam = 0; i < t->ncols; i++) {
+		const char *h = t->header[i];
+		int f = !strncmp(h, "param_", 6) ? 0 : !strcmp(h, "counters_note") ? 2 : 1;
+
+		CHECK(f >= fam, "column %d (%s) out of its family's order", i, h);
+		CHECK(f != 1 || ends_with(h, "_per_op") || ends_with(h, "_mux"),
+		      "column %d (%s) belongs to no family", i, h);
+		fam = f;
+	}
+	CHECK(!strcmp(t->header[t->ncols - 1], "counters_note"), "last column %s",
+	      t->header[t->ncols - 1]);
 	/* one row per (scenario, preset, workload, threads) with threads 1 and max */
 	for (int s = 0; all_scenarios[s]; s++) {
 		const struct scenario *sc = all_scenarios[s];

@@ -30,18 +30,18 @@
 #include "stats.h"
 #include "util.h"
 
-/* Indexes into results_required[] (results.h). */
+/* Indexes into results_cols[]: the column table (results.h). */
 enum {
-	C_RUN_ID,
-	C_SCENARIO,
-	C_PRESET,
-	C_LAYOUT,
-	C_WORKLOAD,
-	C_THREADS,
-	C_PLACEMENT,
-	C_NS_PER_OP = 12,
-	C_STATUS = 15,
-	C_REASON = 16,
+	C_RUN_ID = COL_RUN_ID,
+	C_SCENARIO = COL_SCENARIO,
+	C_PRESET = COL_PRESET,
+	C_LAYOUT = COL_LAYOUT,
+	C_WORKLOAD = COL_WORKLOAD,
+	C_THREADS = COL_THREADS,
+	C_PLACEMENT = COL_PLACEMENT,
+	C_NS_PER_OP = COL_NS_PER_OP,
+	C_STATUS = COL_STATUS,
+	C_REASON = COL_REASON,
 	NREQ = RESULTS_NREQ
 };
 

@@ -10,10 +10,10 @@
 #include "results.h"
 #include "util.h"
 
-const char *const results_required[RESULTS_NREQ] = {
-    "run_id",	 "scenario",	   "preset",	     "layout",	   "workload", "threads",
-    "placement", "cpus",	   "repetition",     "duration_s", "ops",      "ops_per_s",
-    "ns_per_op", "ops_min_thread", "ops_max_thread", "status",	   "reason",
+const char *const results_cols[RESULTS_NFIXED] = {
+#define RESULTS_NAME(e, name) name,
+    RESULTS_COLUMNS(RESULTS_NAME)
+#undef RESULTS_NAME
 };
 
 static char *json_str(json_t *j, const char *key)

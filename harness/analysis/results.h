@@ -1,16 +1,59 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * results.h - the results.csv contract shared by its writer (main.c) and its readers
- * (compare, plot, tests): the required columns, and loading a run.
+ * results.h - the results.csv contract shared by its writer (run/rows.c) and its readers
+ * (compare, plot, tests): the column table, and loading a run.
  */
 #ifndef PCBENCH_RESULTS_H
 #define PCBENCH_RESULTS_H
 
 #include "csv.h"
 
-/* The first 17 columns of results.csv, in this order (docs/results-csv.md). */
-#define RESULTS_NREQ 17
-extern const char *const results_required[RESULTS_NREQ];
+/*
+ * The fixed columns of results.csv, in order: X(ENUM, "name"). The first RESULTS_NREQ
+ * (run_id .. reason) are the contract every results CSV must have (docs/results-csv.md).
+ * After them come the variable families, each named by one function of run/rows.c:
+ * cpu_a/cpu_b/ns_per_transfer (--matrix), param_*, the event columns, counters_note and
+ * model_* (--with-model). Adding a fixed column is one row here plus its cell in
+ * run/rows.c's fixed_cell() (the compiler names a column without one: -Wswitch).
+ */
+#define RESULTS_COLUMNS(X)                                                                         \
+	X(RUN_ID, "run_id")                                                                        \
+	X(SCENARIO, "scenario")                                                                    \
+	X(PRESET, "preset")                                                                        \
+	X(LAYOUT, "layout")                                                                        \
+	X(WORKLOAD, "workload")                                                                    \
+	X(THREADS, "threads")                                                                      \
+	X(PLACEMENT, "placement")                                                                  \
+	X(CPUS, "cpus")                                                                            \
+	X(REPETITION, "repetition")                                                                \
+	X(DURATION_S, "duration_s")                                                                \
+	X(OPS, "ops")                                                                              \
+	X(OPS_PER_S, "ops_per_s")                                                                  \
+	X(NS_PER_OP, "ns_per_op")                                                                  \
+	X(OPS_MIN_THREAD, "ops_min_thread")                                                        \
+	X(OPS_MAX_THREAD, "ops_max_thread")                                                        \
+	X(STATUS, "status")                                                                        \
+	X(REASON, "reason")                                                                        \
+	X(HOST, "host")                                                                            \
+	X(WINDOW_S, "window_s")                                                                    \
+	X(HOME, "home")                                                                            \
+	X(TOPOLOGY_FP, "topology_fp")                                                              \
+	X(LAYOUT_FP, "layout_fp")                                                                  \
+	X(PAIR_CLASS, "pair_class")
+
+enum results_col {
+#define RESULTS_ENUM(e, name) COL_##e,
+	RESULTS_COLUMNS(RESULTS_ENUM)
+#undef RESULTS_ENUM
+	    RESULTS_NFIXED
+};
+
+/* The required columns: run_id .. reason. */
+#define RESULTS_NREQ (COL_REASON + 1)
+
+/* The name of each fixed column, indexed by enum results_col. */
+extern const char *const results_cols[RESULTS_NFIXED];
+#define results_required results_cols
 
 /* A run as read back: its CSV and what its context.json says. */
 struct run_file {

@@ -23,6 +23,8 @@ static struct csv_writer *open_extra_csv(const char *path)
 	return w;
 }
 
+static void columns_build(void);
+
 void open_outputs(const struct options *o)
 {
 	struct stat st;
@@ -41,36 +43,7 @@ void open_outputs(const struct options *o)
 	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
 		 base && base[1] ? base + 1 : run.run_dir);
 
-	run.ncols = 0;
-	for (int i = 0; i < RESULTS_NREQ; i++)
-		run.cols[run.ncols++] = results_required[i];
-	for (int i = 0; i < NBASE - RESULTS_NREQ; i++)
-		run.cols[run.ncols++] = extra_cols[i];
-	if (o->matrix) {
-		run.cols[run.ncols++] = "cpu_a";
-		run.cols[run.ncols++] = "cpu_b";
-		run.cols[run.ncols++] = "ns_per_transfer";
-	}
-	for (int i = 0; i < run.nparam_cols; i++) {
-		char *c = xmalloc(strlen(run.param_cols[i]) + 7);
-
-		sprintf(c, "param_%s", run.param_cols[i]);
-		run.cols[run.ncols++] = c;
-	}
-	for (int i = 0; i < run.nev_cols; i++) {
-		static const char *const suffix[] = {"_per_op", "_mux", "_min_thread_per_op",
-						     "_max_thread_per_op"};
-
-		for (int k = 0; k < 4; k++) {
-			char *c = xmalloc(strlen(run.ev_cols[i]) + 24);
-
-			sprintf(c, "%s%s", run.ev_cols[i], suffix[k]);
-			run.cols[run.ncols++] = c;
-		}
-	}
-	run.cols[run.ncols++] = "counters_note";
-	for (int i = 0; o->with_model && i < MODEL_NCOLS; i++)
-		run.cols[run.ncols++] = model_csv_cols[i];
+	columns_build();
 	/* Check what exists before creating anything, so that a refusal leaves no trace. */
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
 	if (!o->force && !stat(path, &st) && st.st_size > 0)
@@ -130,7 +103,7 @@ void write_context(void)
  * @v[k...] using @cells for the text; the row's counters_note into @note. Returns the next k.
  * An event that is absent on any thread stays empty, never zero.
  */
-static int counter_cells(const char **v, int k, const struct meas_result *r, char (*cells)[32],
+static int counter_cells(const char **v, int k, const struct meas_result *r, char (*cells)[40],
 			 char *note, size_t len)
 {
 	size_t used = (size_t)snprintf(note, len, "%s", run.pmu ? pmu_absent_note(run.pmu) : "");
@@ -141,15 +114,15 @@ static int counter_cells(const char **v, int k, const struct meas_result *r, cha
 	for (int i = 0; i < run.nev_cols; i++) {
 		const struct meas_event *e =
 		    r && r->ev && run.ev_index[i] >= 0 ? &r->ev[run.ev_index[i]] : NULL;
-		char(*c)[32] = &cells[4 * i];
+		char(*c)[40] = &cells[4 * i];
 
 		for (int j = 0; j < 4; j++)
 			c[j][0] = '\0';
 		if (e && e->present) {
-			fmt_double(c[0], 32, e->per_op);
-			fmt_double(c[1], 32, e->mux);
-			fmt_double(c[2], 32, e->min_per_op);
-			fmt_double(c[3], 32, e->max_per_op);
+			fmt_double(c[0], 40, e->per_op);
+			fmt_double(c[1], 40, e->mux);
+			fmt_double(c[2], 40, e->min_per_op);
+			fmt_double(c[3], 40, e->max_per_op);
 		} else if (e && e->absent_threads && used < len &&
 			   !strstr(pmu_absent_note(run.pmu), run.ev_cols[i])) {
 			used += (size_t)snprintf(
@@ -197,71 +170,222 @@ void event_columns(const struct options *o)
 			 "counters off (--events none)");
 }
 
+/* One row being written: what the cells are made of. */
+struct row {
+	const struct family *f;
+	int rep;
+	enum status st;
+	const char *reason;
+	const struct meas_result *r; /* NULL unless st is ST_OK */
+	const char *home;
+	char note[2048]; /* counters_note, made with the event cells */
+};
+
+/* fixed_cell - the cell of fixed column @c (results.h) for @x, formatted into @buf. */
+static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size_t len)
+{
+	const struct family *f = x->f;
+	const struct meas_result *r = x->r;
+
+	buf[0] = '\0';
+	switch (c) {
+	case COL_RUN_ID:
+		return run.ctx.run_id;
+	case COL_SCENARIO:
+		return f->sc->name;
+	case COL_PRESET:
+		return f->preset->name;
+	case COL_LAYOUT:
+		return cfg_layout_name(f->cfg);
+	case COL_WORKLOAD:
+		return f->wl->name;
+	case COL_THREADS:
+		snprintf(buf, len, "%d", f->threads);
+		return buf;
+	case COL_PLACEMENT:
+		return f->placement;
+	case COL_CPUS:
+		return f->cpus ? f->cpus : "";
+	case COL_REPETITION:
+		snprintf(buf, len, "%d", x->rep);
+		return buf;
+	case COL_DURATION_S:
+		if (r)
+			fmt_double(buf, len, r->duration_s);
+		return buf;
+	case COL_OPS:
+		if (r)
+			snprintf(buf, len, "%llu", (unsigned long long)r->ops);
+		return buf;
+	case COL_OPS_PER_S:
+		if (r)
+			fmt_double(buf, len, (double)r->ops / r->duration_s);
+		return buf;
+	case COL_NS_PER_OP:
+		if (r)
+			fmt_double(buf, len, r->duration_s * 1e9 * f->threads / (double)r->ops);
+		return buf;
+	case COL_OPS_MIN_THREAD:
+		if (r)
+			snprintf(buf, len, "%llu", (unsigned long long)r->ops_min);
+		return buf;
+	case COL_OPS_MAX_THREAD:
+		if (r)
+			snprintf(buf, len, "%llu", (unsigned long long)r->ops_max);
+		return buf;
+	case COL_STATUS:
+		return status_names[x->st];
+	case COL_REASON:
+		return x->reason;
+	case COL_HOST:
+		return run.ctx.host;
+	case COL_WINDOW_S:
+		fmt_double(buf, len, run.opt.time_s);
+		return buf;
+	case COL_HOME:
+		return x->home;
+	case COL_TOPOLOGY_FP:
+		return run.topology_fp;
+	case COL_LAYOUT_FP:
+		return f->layout_fp;
+	case COL_PAIR_CLASS:
+		return f->pus && f->threads >= 2
+			   ? topo_pair_names[topo_pair_class(run.topo, f->pus[0], f->pus[1])]
+			   : "";
+	case RESULTS_NFIXED:
+		break;
+	}
+	return buf;
+}
+
+/*
+ * The variable families after the fixed columns, in this order. names() appends the
+ * family's column names to @cols and returns how many; cells() fills as many cells, each
+ * formatted into its own @buf row. The header and every row come from this one table.
+ */
+struct col_family {
+	int (*names)(const char **cols);
+	int (*cells)(struct row *x, const char **v, char (*buf)[40]);
+};
+
+/* --matrix: the pair of PUs and ns per one-way transfer. */
+static int matrix_names(const char **cols)
+{
+	static const char *const names[] = {"cpu_a", "cpu_b", "ns_per_transfer"};
+
+	if (!run.opt.matrix)
+		return 0;
+	memcpy(cols, names, sizeof(names));
+	return 3;
+}
+
+static int matrix_cells(struct row *x, const char **v, char (*buf)[40])
+{
+	const struct family *f = x->f;
+
+	if (!run.opt.matrix)
+		return 0;
+	snprintf(buf[0], 40, "%d", f->pus[0]);
+	snprintf(buf[1], 40, "%d", f->pus[f->threads - 1]);
+	buf[2][0] = '\0';
+	if (x->r)
+		fmt_double(buf[2], 40, x->r->duration_s * 1e9 / (double)x->r->ops);
+	for (int i = 0; i < 3; i++)
+		v[i] = buf[i];
+	return 3;
+}
+
+/* param_NAME: every parameter of the selected scenarios but layout (its own column). */
+static int param_names(const char **cols)
+{
+	for (int i = 0; i < run.nparam_cols; i++)
+		cols[i] = xasprintf("param_%s", run.param_cols[i]);
+	return run.nparam_cols;
+}
+
+static int param_cells(struct row *x, const char **v, char (*buf)[40])
+{
+	(void)buf;
+	for (int i = 0; i < run.nparam_cols; i++) {
+		v[i] = "";
+		for (int j = 0; x->f->sc->params[j].name; j++)
+			if (!strcmp(x->f->sc->params[j].name, run.param_cols[i]))
+				v[i] = cfg_value(x->f->cfg, j);
+	}
+	return run.nparam_cols;
+}
+
+/* Four columns per event (event_columns), then counters_note. */
+static int event_names(const char **cols)
+{
+	static const char *const suffix[] = {"_per_op", "_mux", "_min_thread_per_op",
+					     "_max_thread_per_op"};
+	int n = 0;
+
+	for (int i = 0; i < run.nev_cols; i++)
+		for (int k = 0; k < 4; k++)
+			cols[n++] = xasprintf("%s%s", run.ev_cols[i], suffix[k]);
+	cols[n++] = "counters_note";
+	return n;
+}
+
+static int event_cells(struct row *x, const char **v, char (*buf)[40])
+{
+	int n = counter_cells(v, 0, x->r, buf, x->note, sizeof(x->note));
+
+	v[n++] = x->note;
+	return n;
+}
+
+/* --with-model: the coherence model's model_*_per_op columns. */
+static int model_names(const char **cols)
+{
+	if (!run.opt.with_model)
+		return 0;
+	memcpy(cols, model_csv_cols, MODEL_NCOLS * sizeof(*cols));
+	return MODEL_NCOLS;
+}
+
+static int model_cells(struct row *x, const char **v, char (*buf)[40])
+{
+	(void)buf;
+	for (int i = 0; run.opt.with_model && i < MODEL_NCOLS; i++)
+		v[i] = x->f->model ? x->f->model[i] : "";
+	return run.opt.with_model ? MODEL_NCOLS : 0;
+}
+
+static const struct col_family col_families[] = {
+    {matrix_names, matrix_cells},
+    {param_names, param_cells},
+    {event_names, event_cells},
+    {model_names, model_cells},
+};
+#define NFAMILIES (int)(sizeof(col_families) / sizeof(col_families[0]))
+
+/* columns_build - the header: the fixed columns, then every family's. */
+static void columns_build(void)
+{
+	run.ncols = 0;
+	for (int i = 0; i < RESULTS_NFIXED; i++)
+		run.cols[run.ncols++] = results_cols[i];
+	for (int i = 0; i < NFAMILIES; i++)
+		run.ncols += col_families[i].names(run.cols + run.ncols);
+}
+
 /* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
 void write_row(const struct family *f, int rep, enum status st, const char *reason,
 	       const struct meas_result *r, const char *home)
 {
-	char num[9][40], (*cells)[32] = xcalloc((size_t)run.nev_cols * 4 + 1, 32), note[2048];
-	char mx[3][40];
+	struct row *x = xcalloc(1, sizeof(*x));
+	char(*buf)[40] = xcalloc((size_t)run.ncols, 40);
 	const char **v = xcalloc((size_t)run.ncols, sizeof(char *));
 	int k = 0;
 
-	snprintf(num[0], sizeof(num[0]), "%d", f->threads);
-	snprintf(num[1], sizeof(num[1]), "%d", rep);
-	for (int i = 2; i < 9; i++)
-		num[i][0] = '\0';
-	if (st == ST_OK) {
-		fmt_double(num[2], sizeof(num[2]), r->duration_s);
-		snprintf(num[3], sizeof(num[3]), "%llu", (unsigned long long)r->ops);
-		fmt_double(num[4], sizeof(num[4]), (double)r->ops / r->duration_s);
-		fmt_double(num[5], sizeof(num[5]),
-			   r->duration_s * 1e9 * f->threads / (double)r->ops);
-		snprintf(num[6], sizeof(num[6]), "%llu", (unsigned long long)r->ops_min);
-		snprintf(num[7], sizeof(num[7]), "%llu", (unsigned long long)r->ops_max);
-	}
-	fmt_double(num[8], sizeof(num[8]), run.opt.time_s);
-	v[k++] = run.ctx.run_id;
-	v[k++] = f->sc->name;
-	v[k++] = f->preset->name;
-	v[k++] = cfg_layout_name(f->cfg);
-	v[k++] = f->wl->name;
-	v[k++] = num[0];
-	v[k++] = f->placement;
-	v[k++] = f->cpus ? f->cpus : "";
-	v[k++] = num[1];
-	v[k++] = num[2];
-	v[k++] = num[3];
-	v[k++] = num[4];
-	v[k++] = num[5];
-	v[k++] = num[6];
-	v[k++] = num[7];
-	v[k++] = status_names[st];
-	v[k++] = reason;
-	v[k++] = run.ctx.host;
-	v[k++] = num[8];
-	v[k++] = home;
-	v[k++] = run.topology_fp;
-	v[k++] = f->layout_fp;
-	v[k++] = f->pus && f->threads >= 2
-		     ? topo_pair_names[topo_pair_class(run.topo, f->pus[0], f->pus[1])]
-		     : "";
-	if (run.opt.matrix) {
-		snprintf(mx[0], sizeof(mx[0]), "%d", f->pus[0]);
-		snprintf(mx[1], sizeof(mx[1]), "%d", f->pus[f->threads - 1]);
-		mx[2][0] = '\0';
-		if (st == ST_OK)
-			fmt_double(mx[2], sizeof(mx[2]), r->duration_s * 1e9 / (double)r->ops);
-		for (int i = 0; i < 3; i++)
-			v[k++] = mx[i];
-	}
-	for (int i = 0; i < run.nparam_cols; i++, k++)
-		for (int j = 0; f->sc->params[j].name; j++)
-			if (!strcmp(f->sc->params[j].name, run.param_cols[i]))
-				v[k] = cfg_value(f->cfg, j);
-	k = counter_cells(v, k, st == ST_OK ? r : NULL, cells, note, sizeof(note));
-	v[k++] = note;
-	for (int i = 0; run.opt.with_model && i < MODEL_NCOLS; i++)
-		v[k++] = f->model ? f->model[i] : "";
+	*x = (struct row){f, rep, st, reason, st == ST_OK ? r : NULL, home, ""};
+	for (int i = 0; i < RESULTS_NFIXED; i++, k++)
+		v[k] = fixed_cell((enum results_col)i, x, buf[k], sizeof(buf[k]));
+	for (int i = 0; i < NFAMILIES; i++)
+		k += col_families[i].cells(x, v + k, buf + k);
 
 	for (int i = 0; i < 2; i++) {
 		struct csv_writer *w = i ? run.csv_extra : run.csv;
@@ -275,7 +399,8 @@ void write_row(const struct family *f, int rep, enum status st, const char *reas
 		}
 	}
 	free(v);
-	free(cells);
+	free(buf);
+	free(x);
 	report_add(run.report, f, st, st == ST_OK ? (double)r->ops / r->duration_s : 0);
 	run.done++;
 	run.ok += st == ST_OK;

@@ -22,11 +22,6 @@
 
 #define MAX_THREAD_COUNTS 256
 
-/* After the contract's 17 columns (results.h): these, then param_*, counters, model. */
-static const char *const extra_cols[] = {"host",	"window_s",  "home",
-					 "topology_fp", "layout_fp", "pair_class"};
-#define NBASE (RESULTS_NREQ + (int)(sizeof(extra_cols) / sizeof(extra_cols[0])))
-
 struct options {
 	struct selection sel;
 	const char *out, *csv, *filter;
@@ -41,7 +36,7 @@ struct run {
 	struct options opt;
 	struct family *fams;
 	int nfams;
-	const char *cols[NBASE + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS];
+	const char *cols[RESULTS_NFIXED + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS];
 	const char *param_cols[SELECTION_MAX_PARAMS]; /* parameter name of each param_ column */
 	int ncols, nparam_cols;
 	struct csv_writer *csv, *csv_extra;
