@@ -13,6 +13,7 @@ int measure_main(int argc, char **argv);
 extern const struct cmd_help measure_help;
 /* compare_main - `pcbench compare RUN [RUN2] [options]`. */
 int compare_main(int argc, char **argv);
+extern const struct cmd_help compare_help;
 /* plot_main - `pcbench plot RUN [-o DIR]`. */
 int plot_main(int argc, char **argv);
 extern const struct cmd_help plot_help;

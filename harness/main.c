@@ -30,7 +30,7 @@ static const struct command commands[] = {
     {"measure", measure_main, "measure scenarios with pinned threads (the default command)",
      &measure_help},
     {"compare", compare_main, "compare presets, runs or hosts: medians, p-values, verdicts",
-     NULL /* compare.c still parses its own options: `compare --help` */},
+     &compare_help},
     {"plot", plot_main, "PNG plots of a run through gnuplot", &plot_help},
     {"model", model_main, "the coherence model: line transfers per operation, no measurement",
      &model_help},

@@ -83,6 +83,8 @@ void opt_usage(FILE *out, const struct cmd_help *cmd)
 		fprintf(out, "\n%s options:\n", cmd->subs[i]->name);
 		opt_print_table(out, cmd->subs[i]->opts);
 	}
+	if (cmd->more)
+		cmd->more(out);
 	if (cmd->after)
-		fprintf(out, "\n%s", cmd->after);
+		fprintf(out, "%s%s", cmd->more ? "" : "\n", cmd->after);
 }

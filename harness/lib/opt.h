@@ -31,6 +31,7 @@ struct cmd_help {
 	const char *synopsis;
 	const char *about;
 	const struct opt *opts;
+	void (*more)(FILE *out); /* optional: text made from the command's own tables */
 	const char *after;
 	const struct cmd_help *const *subs;
 };

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd.c - `pcbench compare RUN [RUN...]`: medians, spread and a Mann-Whitney U test per
+ * metric, between presets of one run or between the same keys of several runs (or hosts).
+ * Its options (one table, lib/opt.h) and the command: load, group, compare, report.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "compare.h"
+#include "opt.h"
+/* Long-only options. */
+enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI };
+
+static const struct opt compare_opts[] = {
+    {"base", 'b', "PRESET",
+     "one RUN: the base preset (default: each scenario's first\n"
+     "preset); with --by host: the base host"},
+    {"by", O_BY, "host", "put hosts (and topology_fp) side by side, from one or\nseveral RUNs"},
+    {"format", 'f', "FMT", "the report format (below; default: the first)"},
+    {"metric", 'm', "LIST",
+     "compare only these metric columns (default: ops_per_s,\n"
+     "ns_per_op and every *_per_op column measured on both sides)"},
+    {"alpha", O_ALPHA, "A", "significance level of the Mann-Whitney U test (default 0.05)"},
+    {"min-change", O_MIN_CHANGE, "PCT", "smallest |%change| called significant (default 1)"},
+    {"ci", O_CI, NULL, "bootstrap confidence interval of the ratio of medians"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* The report formats, from their table (formats.c). */
+static void print_formats(FILE *out)
+{
+	fprintf(out, "\nFormats (--format):\n");
+	for (const struct report_format *f = compare_formats; f->name; f++)
+		fprintf(out, "  %-10s %s\n", f->name, f->help);
+}
+
+const struct cmd_help compare_help = {
+    .name = "compare",
+    .synopsis = "usage: pcbench compare RUN [RUN...] [options]\n",
+    .about = "RUN is a run directory (results.csv and context.json) or a results CSV.\n"
+	     "One RUN: each preset against the scenario's base preset, per scenario, workload,\n"
+	     "placement, threads and home. Several RUNs: the same keys (scenario, preset,\n"
+	     "layout, workload, placement, threads, home, every param_*) across runs, each\n"
+	     "against the first; keys found on one side only are listed.\n",
+    .opts = compare_opts,
+    .more = print_formats,
+    .after = "\n"
+	     "Exit status: 0 compared, 2 bad usage or input (nothing compared).\n"
+	     "\n"
+	     "Examples:\n"
+	     "  pcbench compare results/latest\n"
+	     "  pcbench compare results/latest --base +A --format lkp\n"
+	     "  pcbench compare /tmp/before /tmp/after --ci\n"
+	     "  pcbench compare lab1/ lab2/ lab3/ --by host --metric ops_per_s\n",
+};
+
+static double parse_double(const char *opt, const char *s, double lo, double hi, int open_lo)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(open_lo ? v > lo : v >= lo) || !(v < hi))
+		usage_error(opt, s, "expected a number in %s%g, %g)", open_lo ? "(" : "[", lo, hi);
+	return v;
+}
+
+static void parse_args(int argc, char **argv, struct options *o, const char ***args, int *nargs)
+{
+	struct opt_parser op;
+	int ch;
+
+	o->alpha = 0.05;
+	o->min_change = 1;
+	o->fmt = &compare_formats[0];
+	opt_init(&op, &compare_help);
+	while ((ch = opt_next(&op, argc, argv)) != -1) {
+		switch (ch) {
+		case 'b':
+			o->base = optarg;
+			break;
+		case O_BY:
+			if (strcmp(optarg, "host"))
+				usage_error("--by", optarg, "expected host");
+			o->by_host = 1;
+			break;
+		case 'f':
+			o->fmt = compare_format_find(optarg);
+			if (!o->fmt) {
+				struct sb names = {0};
+
+				for (const struct report_format *f = compare_formats; f->name; f++)
+					sb_printf(&names, "%s%s", f == compare_formats ? "" : ", ",
+						  f->name);
+				usage_error("--format", optarg, "expected one of %s",
+					    sb_str(&names));
+			}
+			break;
+		case 'm':
+			o->metrics = optarg;
+			break;
+		case O_ALPHA:
+			o->alpha = parse_double("--alpha", optarg, 0, 1, 1);
+			break;
+		case O_MIN_CHANGE:
+			o->min_change = parse_double("--min-change", optarg, 0, 1e9, 0);
+			break;
+		case O_CI:
+			o->ci = 1;
+			break;
+		}
+	}
+	*args = (const char **)argv + optind;
+	*nargs = argc - optind;
+	if (!*nargs)
+		usage_error("RUN", "",
+			    "missing: give a run directory or a results CSV (see "
+			    "pcbench compare --help)");
+}
+
+/*
+ * The state of one comparison. File-scope, so that what it owns stays reachable until the
+ * process exits (pcbench compare is a one-shot command; nothing is freed piecemeal).
+ */
+static struct compare state;
+static struct header header;
+
+/* median of column @col over the ok rows of @r where @match(row) holds; NAN if none. */
+int compare_main(int argc, char **argv)
+{
+	struct compare *const cp = &state;
+	struct header *const h = &header;
+	const char **args;
+	int nargs;
+
+	memset(cp, 0, sizeof(*cp));
+	memset(h, 0, sizeof(*h));
+
+	parse_args(argc, argv, &cp->o, &args, &nargs);
+	cp->nruns = nargs;
+	cp->runs = xcalloc((size_t)nargs, sizeof(*cp->runs));
+	for (int i = 0; i < nargs; i++)
+		cmp_load_run(&cp->runs[i], args[i]);
+	cp->one_run = nargs == 1 && !cp->o.by_host;
+	if (cp->o.base && !cp->one_run && !cp->o.by_host)
+		usage_error("--base", cp->o.base,
+			    "with several RUNs the first RUN is the base (--base names a preset "
+			    "with one RUN, a host with --by host)");
+	cmp_collect_columns(cp);
+	if (cp->one_run) {
+		cp->nsides = 1;
+		cp->sides = xcalloc(1, sizeof(*cp->sides));
+		cp->sides[0].name = xstrdup("base");
+	} else if (!cp->o.by_host) {
+		cp->nsides = nargs;
+		cp->sides = xcalloc((size_t)nargs, sizeof(*cp->sides));
+		for (int i = 0; i < nargs; i++) {
+			cp->sides[i].name =
+			    i < 26 ? xasprintf("%c", 'A' + i) : xasprintf("R%d", i + 1);
+			cp->sides[i].runs = xstrdup(cp->runs[i].label);
+			cp->sides[i].host = cp->runs[i].host;
+			cp->sides[i].cpu = cp->runs[i].cpu_model;
+		}
+	}
+	for (int ri = 0; ri < cp->nruns; ri++)
+		for (int row = 0; row < cp->runs[ri].t->nrows; row++) {
+			cmp_add_row(cp, ri, row);
+		}
+	{
+		/* distinct hosts over all rows */
+		struct map hosts = {0};
+
+		for (int ri = 0; ri < cp->nruns; ri++)
+			for (int row = 0; row < cp->runs[ri].t->nrows; row++)
+				if (cp->runs[ri].c_host >= 0) {
+					const char *hn =
+					    cmp_cell_at(&cp->runs[ri], row, cp->runs[ri].c_host);
+
+					if (cmp_map_get(&hosts, hn) < 0)
+						cmp_map_put(&hosts, hn, 1);
+				}
+		cp->nhosts = (int)hosts.n;
+		for (size_t i = 0; i < hosts.cap; i++)
+			free(hosts.keys[i]);
+		free(hosts.keys);
+		free(hosts.vals);
+	}
+	if (cp->o.by_host) {
+		if (cp->o.base) {
+			int b = -1;
+
+			for (int s = 0; s < cp->nsides; s++)
+				if (b < 0 && (!strcmp(cp->sides[s].name, cp->o.base) ||
+					      !strcmp(cp->sides[s].host, cp->o.base)))
+					b = s;
+			if (b < 0)
+				usage_error("--base", cp->o.base, "no such host in the RUNs");
+			if (b) {
+				struct side t = cp->sides[b];
+
+				/* Move the base host to the front; remap the cells' sides. */
+				memmove(&cp->sides[1], &cp->sides[0], (size_t)b * sizeof(t));
+				cp->sides[0] = t;
+				for (int i = 0; i < cp->ncells; i++)
+					cp->cells[i].side = cp->cells[i].side == b ? 0
+							    : cp->cells[i].side < b
+								? cp->cells[i].side + 1
+								: cp->cells[i].side;
+				for (size_t i = 0; i < cp->cmap.cap; i++)
+					free(cp->cmap.keys[i]);
+				free(cp->cmap.keys);
+				free(cp->cmap.vals);
+				memset(&cp->cmap, 0, sizeof(cp->cmap));
+				for (int i = 0; i < cp->ncells; i++) {
+					char *key =
+					    xasprintf("%d\x1f%d\x1f%d", cp->cells[i].side,
+						      cp->cells[i].group, cp->cells[i].entry);
+
+					cmp_map_put(&cp->cmap, key, i);
+					free(key);
+				}
+			}
+		}
+		if (cp->nsides < 2)
+			fprintf(stderr,
+				"pcbench: compare: --by host: only one host (%s) in the RUNs\n",
+				cp->sides[0].name);
+	}
+	cmp_build_blocks(cp);
+	for (int bi = 0; bi < cp->nblocks; bi++)
+		for (int col = 1; col < cp->blocks[bi].ncols; col++)
+			if (cp->blocks[bi].cell[col] >= 0)
+				cmp_compare_cells(cp, bi, col);
+	cmp_build_header(cp, h);
+	cp->o.fmt->fn(cp, h, stdout);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "pcbench: compare: writing the report: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare.h - what the files of `pcbench compare` share (harness/analysis/compare/).
+ *
+ * The data model: every CSV row belongs to a side (one-run mode: the only one; several
+ * RUNs: its RUN; --by host: its host and topology_fp), a group (scenario, workload,
+ * placement, threads, home) and an entry (scenario, preset, layout, every param_* value).
+ * A cell is the rows of one (side, group, entry): the repetitions of one measurement.
+ * A block is what one table shows together: one-run mode, a group with one column per
+ * entry (the base entry first); several runs, a (group, entry) with one column per side
+ * (the first side is the base). Every non-base column is compared with the base column,
+ * metric by metric (verdict.c), and rendered by one of the report formats (formats.c).
+ *
+ * The files: cmd.c (options, the command), load.c (runs, columns, the string map),
+ * group.c (sides, groups, entries, cells, blocks), verdict.c (statistics and verdicts),
+ * report.c (the header and what every format shares), explain.c (explained numbers),
+ * formats.c (the format table) and one fmt_<name>.c per report format.
+ */
+#ifndef PCBENCH_COMPARE_H
+#define PCBENCH_COMPARE_H
+
+#include <stdio.h>
+
+#include "results.h"
+#include "stats.h"
+#include "strbuf.h"
+#include "util.h"
+
+struct compare;
+struct header;
+
+/*
+ * A report format: `--format NAME` renders the comparison @c, under the header @h, on
+ * @out. Adding a format is one fmt_<name>.c defining its function and one row of
+ * compare_formats[] (formats.c).
+ */
+struct report_format {
+	const char *name;
+	void (*fn)(const struct compare *c, const struct header *h, FILE *out);
+	const char *help; /* one line for --help */
+};
+/* The format table, ending with a row whose name is NULL; the first row is the default. */
+extern const struct report_format compare_formats[];
+/* compare_format_find - the row named @name, or NULL. */
+const struct report_format *compare_format_find(const char *name);
+
+enum {
+	C_RUN_ID = COL_RUN_ID,
+	C_SCENARIO = COL_SCENARIO,
+	C_PRESET = COL_PRESET,
+	C_LAYOUT = COL_LAYOUT,
+	C_WORKLOAD = COL_WORKLOAD,
+	C_THREADS = COL_THREADS,
+	C_PLACEMENT = COL_PLACEMENT,
+	C_NS_PER_OP = COL_NS_PER_OP,
+	C_STATUS = COL_STATUS,
+	C_REASON = COL_REASON,
+	NREQ = RESULTS_NREQ
+};
+
+#define CI_ITERS 10000
+#define CI_SEED 1
+#define LKP_SD_MIN 2.0 /* lkp shows "± NN%" only above this relative stddev */
+
+struct options {
+	const char *base, *metrics;
+	const struct report_format *fmt;
+	double alpha, min_change;
+	int ci, by_host;
+};
+
+/* One RUN argument: a results CSV and what its context.json says. */
+struct run {
+	const char *arg;
+	char *csv_path;
+	char *label;			/* run_id from context.json, else the directory name */
+	char *host, *cpu_model, *start; /* from context.json, or NULL */
+	struct csv_table *t;
+	int col[NREQ];
+	int c_host, c_home, c_topo;
+	int *param_col;	 /* per global parameter: column, or -1 */
+	int *metric_col; /* per global metric: column, or -1 */
+	int *mux_col;	 /* per global metric: its <stem>_mux column, or -1 */
+};
+
+struct side {
+	char *name;   /* "A", "B", ... or the host (--by host) */
+	char *runs;   /* run labels, ';'-separated */
+	char *host;   /* for the header: machine */
+	char *cpu;    /* may be NULL */
+	int last_run; /* 1 + the last run appended to runs */
+};
+
+struct group {
+	char *scenario, *workload, *placement, *threads, *home, *host;
+	long nthreads;
+	long sc_rank, wl_rank, pl_rank, home_rank, host_rank;
+};
+
+struct entry {
+	char *scenario, *preset, *layout;
+	char **pv; /* value of every global parameter ("" when absent) */
+	long sc_rank, preset_rank, first;
+	char *label;
+};
+
+struct rowref {
+	int run, row;
+};
+
+struct cell {
+	int side, group, entry;
+	struct rowref *rows;
+	int nrows, cap;
+	int nok, nerr, nskip;
+	const char *err_reason, *skip_reason;
+};
+
+struct summary {
+	size_t n;
+	double median, mean, sd, cv, mux; /* mux: smallest <stem>_mux, 1 when none */
+};
+
+struct result {
+	int block, col, metric;
+	struct summary b, o;
+	double change, min_p, ci_lo, ci_hi;
+	int have_p;
+	struct stats_mwu mwu;
+	const char *verdict;
+	char *flags;
+};
+
+struct block {
+	int group, entry; /* entry: several-runs mode only, else -1 */
+	int ncols;
+	int *cell; /* per column: cell index or -1; column 0 is the base */
+	char **label;
+	int *res; /* [col * nmetrics + metric]: result index or -1 */
+};
+
+struct unmatched {
+	int group, entry;
+	char *what;
+};
+
+/* A string -> int hash map (open addressing, FNV-1a). */
+struct map {
+	char **keys;
+	int *vals;
+	size_t cap, n;
+};
+
+struct compare {
+	struct options o;
+	struct run *runs;
+	int nruns, one_run;
+	char **params; /* parameter names (the part after "param_") */
+	int nparams;
+	char **metrics;
+	int nmetrics, nhosts;
+	int has_home; /* some row has a non-empty home */
+	struct side *sides;
+	int nsides;
+	struct group *groups;
+	int ngroups;
+	struct entry *entries;
+	int nentries;
+	struct cell *cells;
+	int ncells;
+	struct block *blocks;
+	int nblocks;
+	struct result *res;
+	int nres;
+	struct unmatched *um;
+	int num;
+	struct map gmap, emap, cmap, smap, first;
+	long nrows_seen;
+	char *base_desc;
+	char **sc_base; /* per entry's scenario: the base preset; parallel to sc_names */
+	char **sc_names;
+	int nsc;
+};
+
+/* GROW - make room for one more element of @arr. */
+#define GROW(arr, n, cap)                                                                          \
+	do {                                                                                       \
+		if ((n) == (cap)) {                                                                \
+			(cap) = (cap) ? 2 * (cap) : 16;                                            \
+			(arr) = xrealloc((arr), (size_t)(cap) * sizeof(*(arr)));                   \
+		}                                                                                  \
+	} while (0)
+
+/* Header lines: (key, value) pairs, rendered by each format. */
+struct header {
+	char *key[32], *val[32];
+	int n;
+};
+
+/* load.c */
+int cmp_map_get(const struct map *m, const char *key);
+void cmp_map_put(struct map *m, const char *key, int val);
+/* cmp_first_seen - the order in which a (dimension, value) first appeared in the input. */
+long cmp_first_seen(struct compare *c, const char *dim, const char *value);
+const char *cmp_cell_at(const struct run *r, int row, int col);
+void cmp_load_run(struct run *r, const char *arg);
+/* cmp_collect_columns - the union of the param_* and metric columns over all runs. */
+void cmp_collect_columns(struct compare *c);
+
+/* group.c */
+void cmp_add_row(struct compare *c, int ri, int row);
+int cmp_find_cell(const struct compare *c, int side, int group, int entry);
+char *cmp_key_text(const struct compare *c, const struct group *g, const struct entry *e);
+void cmp_build_blocks(struct compare *c);
+
+/* verdict.c */
+int cmp_higher_is_better(const char *metric);
+/* cmp_compare_cells - column @col of block @bi against its base column, every metric. */
+void cmp_compare_cells(struct compare *c, int bi, int col);
+
+/* report.c: the header and the pieces every format shares. */
+void cmp_build_header(struct compare *c, struct header *h);
+void cmp_fmt_val(char *buf, size_t len, double v);
+void cmp_fmt_pct(char *buf, size_t len, double v);
+void cmp_fmt_change(char *buf, size_t len, double v);
+void cmp_fmt_p(char *buf, size_t len, const struct result *r);
+void cmp_fmt_ci(char *buf, size_t len, const struct result *r);
+char *cmp_group_title(const struct compare *c, const struct group *g, const char *sep);
+const char *cmp_testcase_label(const struct compare *c, const struct block *b, int col, char *buf,
+			       size_t len);
+char *cmp_base_note(const struct compare *c, const struct block *b);
+void cmp_print_unmatched(const struct compare *c, FILE *out, int markdown);
+
+/* explain.c */
+void cmp_explain(const struct compare *c, FILE *out);
+
+/* fmt_table.c: the text table, also rendered as markdown (fmt_markdown.c). */
+void cmp_print_table(const struct compare *c, const struct header *h, FILE *out, int md);
+
+#endif

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: MIT
+/*
+ * group.c - compare: every row to its side, group, entry and cell; the base of each
+ * scenario; the blocks (what one table shows) in the scenarios' order; keys not compared.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "harness.h"
+
+/* ---- building sides, groups, entries and cells ---- */
+
+static long scenario_rank(struct compare *c, const char *scenario)
+{
+	for (int i = 0; all_scenarios[i]; i++)
+		if (!strcmp(all_scenarios[i]->name, scenario))
+			return i;
+	return 1000000 + cmp_first_seen(c, "scenario", scenario);
+}
+
+static long preset_rank(struct compare *c, const char *scenario, const char *preset)
+{
+	const struct scenario *sc = scenario_find(scenario);
+	char *k;
+	long r;
+
+	if (sc)
+		for (int i = 0; sc->presets[i].name; i++)
+			if (!strcmp(sc->presets[i].name, preset))
+				return i;
+	k = xasprintf("%s\x1f%s", scenario, preset);
+	r = 1000000 + cmp_first_seen(c, "preset", k);
+	free(k);
+	return r;
+}
+
+static long workload_rank(struct compare *c, const char *scenario, const char *workload)
+{
+	const struct scenario *sc = scenario_find(scenario);
+	char *k;
+	long r;
+
+	if (sc)
+		for (int i = 0; sc->workloads[i].name; i++)
+			if (!strcmp(sc->workloads[i].name, workload))
+				return i;
+	k = xasprintf("%s\x1f%s", scenario, workload);
+	r = 1000000 + cmp_first_seen(c, "workload", k);
+	free(k);
+	return r;
+}
+
+static int side_of(struct compare *c, int ri, int row)
+{
+	const struct run *r = &c->runs[ri];
+	const char *host, *topo;
+	char *key;
+	int s;
+
+	if (c->one_run)
+		return 0;
+	if (!c->o.by_host)
+		return ri;
+	host = r->c_host >= 0 ? cmp_cell_at(r, row, r->c_host) : r->host ? r->host : r->label;
+	topo = cmp_cell_at(r, row, r->c_topo);
+	key = xasprintf("%s\x1f%s", host, topo);
+	s = cmp_map_get(&c->smap, key);
+	if (s < 0) {
+		struct side *sd;
+
+		s = c->nsides;
+		c->sides = xrealloc(c->sides, (size_t)(s + 1) * sizeof(*c->sides));
+		sd = &c->sides[c->nsides++];
+		memset(sd, 0, sizeof(*sd));
+		sd->name = topo[0] ? xasprintf("%s#%s", host, topo) : xstrdup(host);
+		sd->host = xstrdup(host);
+		sd->cpu = r->cpu_model && r->host && !strcmp(r->host, host) ? r->cpu_model : NULL;
+		cmp_map_put(&c->smap, key, s);
+	}
+	{
+		struct side *sd = &c->sides[s];
+
+		if (sd->last_run != ri + 1) {
+			char *runs =
+			    sd->runs ? xasprintf("%s;%s", sd->runs, r->label) : xstrdup(r->label);
+
+			free(sd->runs);
+			sd->runs = runs;
+			sd->last_run = ri + 1;
+		}
+	}
+	free(key);
+	return s;
+}
+
+static int group_of(struct compare *c, int ri, int row)
+{
+	const struct run *r = &c->runs[ri];
+	const char *sc = cmp_cell_at(r, row, r->col[C_SCENARIO]);
+	const char *wl = cmp_cell_at(r, row, r->col[C_WORKLOAD]);
+	const char *pl = cmp_cell_at(r, row, r->col[C_PLACEMENT]);
+	const char *th = cmp_cell_at(r, row, r->col[C_THREADS]);
+	const char *home = cmp_cell_at(r, row, r->c_home);
+	const char *host = "";
+
+	c->has_home |= home[0] != '\0'; /* shown when some row says where the memory is */
+	char *key;
+	int g;
+
+	/* One run: rows of several hosts (an appended --csv file) are never pooled. */
+	if (c->one_run && r->c_host >= 0)
+		host = cmp_cell_at(r, row, r->c_host);
+	key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", sc, wl, pl, th, home, host,
+			cmp_cell_at(r, row, c->one_run ? r->c_topo : -1));
+	g = cmp_map_get(&c->gmap, key);
+	if (g < 0) {
+		struct group *gr;
+		char *end;
+
+		g = c->ngroups;
+		c->groups = xrealloc(c->groups, (size_t)(g + 1) * sizeof(*c->groups));
+		gr = &c->groups[c->ngroups++];
+		gr->scenario = xstrdup(sc);
+		gr->workload = xstrdup(wl);
+		gr->placement = xstrdup(pl);
+		gr->threads = xstrdup(th);
+		gr->home = xstrdup(home);
+		gr->host = xstrdup(host);
+		gr->nthreads = strtol(th, &end, 10);
+		if (end == th || *end)
+			usage_error("RUN", r->csv_path, "line %d: threads \"%s\" is not an integer",
+				    row + 2, th);
+		gr->sc_rank = scenario_rank(c, sc);
+		gr->wl_rank = workload_rank(c, sc, wl);
+		gr->pl_rank = cmp_first_seen(c, "placement", pl);
+		gr->home_rank = cmp_first_seen(c, "home", home);
+		gr->host_rank = cmp_first_seen(c, "host", host);
+		cmp_map_put(&c->gmap, key, g);
+	}
+	free(key);
+	return g;
+}
+
+static int entry_of(struct compare *c, int ri, int row)
+{
+	const struct run *r = &c->runs[ri];
+	const char *sc = cmp_cell_at(r, row, r->col[C_SCENARIO]);
+	const char *pr = cmp_cell_at(r, row, r->col[C_PRESET]);
+	const char *ly = cmp_cell_at(r, row, r->col[C_LAYOUT]);
+	struct sb key = {0};
+	int e;
+
+	sb_printf(&key, "%s\x1f%s\x1f%s", sc, pr, ly);
+	for (int i = 0; i < c->nparams; i++)
+		sb_printf(&key, "\x1f%s", cmp_cell_at(r, row, r->param_col[i]));
+	e = cmp_map_get(&c->emap, sb_str(&key));
+	if (e < 0) {
+		struct entry *en;
+
+		e = c->nentries;
+		c->entries = xrealloc(c->entries, (size_t)(e + 1) * sizeof(*c->entries));
+		en = &c->entries[c->nentries++];
+		memset(en, 0, sizeof(*en));
+		en->scenario = xstrdup(sc);
+		en->preset = xstrdup(pr);
+		en->layout = xstrdup(ly);
+		en->pv = xcalloc((size_t)c->nparams + 1, sizeof(char *));
+		for (int i = 0; i < c->nparams; i++)
+			en->pv[i] = xstrdup(cmp_cell_at(r, row, r->param_col[i]));
+		en->sc_rank = scenario_rank(c, sc);
+		en->preset_rank = preset_rank(c, sc, pr);
+		en->first = e;
+		cmp_map_put(&c->emap, sb_str(&key), e);
+	}
+	free(key.p);
+	return e;
+}
+
+void cmp_add_row(struct compare *c, int ri, int row)
+{
+	const struct run *r = &c->runs[ri];
+	int s = side_of(c, ri, row), g = group_of(c, ri, row), e = entry_of(c, ri, row);
+	const char *status = cmp_cell_at(r, row, r->col[C_STATUS]);
+	const char *reason = cmp_cell_at(r, row, r->col[C_REASON]);
+	char *key = xasprintf("%d\x1f%d\x1f%d", s, g, e);
+	int ci = cmp_map_get(&c->cmap, key);
+	struct cell *cl;
+
+	if (ci < 0) {
+		ci = c->ncells;
+		c->cells = xrealloc(c->cells, (size_t)(ci + 1) * sizeof(*c->cells));
+		cl = &c->cells[c->ncells++];
+		memset(cl, 0, sizeof(*cl));
+		cl->side = s;
+		cl->group = g;
+		cl->entry = e;
+		cmp_map_put(&c->cmap, key, ci);
+	}
+	free(key);
+	cl = &c->cells[ci];
+	GROW(cl->rows, cl->nrows, cl->cap);
+	cl->rows[cl->nrows++] = (struct rowref){ri, row};
+	if (!strcmp(status, "ok")) {
+		cl->nok++;
+	} else if (!strcmp(status, "skipped")) {
+		cl->nskip++;
+		if (!cl->skip_reason)
+			cl->skip_reason = reason;
+	} else {
+		/* "error", and anything that is not ok. */
+		cl->nerr++;
+		if (!cl->err_reason)
+			cl->err_reason = reason[0] ? reason : status;
+	}
+}
+
+static int cmp_long(long a, long b)
+{
+	return (a > b) - (a < b);
+}
+
+static struct compare *sort_ctx;
+
+static int cmp_group_idx(const void *pa, const void *pb)
+{
+	const struct group *a = &sort_ctx->groups[*(const int *)pa];
+	const struct group *b = &sort_ctx->groups[*(const int *)pb];
+	int d;
+
+	if ((d = cmp_long(a->sc_rank, b->sc_rank)) || (d = cmp_long(a->wl_rank, b->wl_rank)) ||
+	    (d = cmp_long(a->pl_rank, b->pl_rank)) || (d = cmp_long(a->host_rank, b->host_rank)) ||
+	    (d = cmp_long(a->home_rank, b->home_rank)) || (d = cmp_long(a->nthreads, b->nthreads)))
+		return d;
+	return cmp_long(*(const int *)pa, *(const int *)pb);
+}
+
+static int cmp_entry_idx(const void *pa, const void *pb)
+{
+	const struct entry *a = &sort_ctx->entries[*(const int *)pa];
+	const struct entry *b = &sort_ctx->entries[*(const int *)pb];
+	int d;
+
+	if ((d = cmp_long(a->sc_rank, b->sc_rank)) ||
+	    (d = cmp_long(a->preset_rank, b->preset_rank)))
+		return d;
+	return cmp_long(a->first, b->first);
+}
+
+int cmp_find_cell(const struct compare *c, int side, int group, int entry);
+
+/* meet - entries @i and @j are measured in a common group (on any side). */
+static int meet(const struct compare *c, int i, int j)
+{
+	for (int g = 0; g < c->ngroups; g++) {
+		int hi = 0, hj = 0;
+
+		for (int s = 0; s < c->nsides; s++) {
+			hi |= cmp_find_cell(c, s, g, i) >= 0;
+			hj |= cmp_find_cell(c, s, g, j) >= 0;
+		}
+		if (hi && hj)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Entry labels: preset [layout], plus the parameters that tell apart entries of the same
+ * preset that appear in a common group (the same preset run with other -D values).
+ */
+static void label_entries(struct compare *c)
+{
+	for (int i = 0; i < c->nentries; i++) {
+		struct entry *e = &c->entries[i];
+		struct sb b = {0};
+
+		sb_printf(&b, "%s", e->preset);
+		if (e->layout[0])
+			sb_printf(&b, " [%s]", e->layout);
+		for (int p = 0; p < c->nparams; p++) {
+			int varies = 0;
+
+			for (int j = 0; j < c->nentries && !varies; j++) {
+				const struct entry *f = &c->entries[j];
+
+				varies = j != i && !strcmp(f->scenario, e->scenario) &&
+					 !strcmp(f->preset, e->preset) &&
+					 strcmp(f->pv[p], e->pv[p]) && meet(c, i, j);
+			}
+			if (varies)
+				sb_printf(&b, " %s=%s", c->params[p], e->pv[p]);
+		}
+		e->label = b.p;
+	}
+}
+
+int cmp_find_cell(const struct compare *c, int side, int group, int entry)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%d\x1f%d\x1f%d", side, group, entry);
+	return cmp_map_get(&c->cmap, key);
+}
+
+static const char *scenario_base(const struct compare *c, const char *scenario)
+{
+	for (int i = 0; i < c->nsc; i++)
+		if (!strcmp(c->sc_names[i], scenario))
+			return c->sc_base[i];
+	return NULL;
+}
+
+/* One-run mode: choose each scenario's base preset; --base must name a preset of the run. */
+static void choose_bases(struct compare *c, const int *eorder)
+{
+	int found = 0;
+	struct sb known = {0}, desc = {0};
+
+	for (int k = 0; k < c->nentries; k++) {
+		const struct entry *e = &c->entries[eorder[k]];
+		int seen = 0;
+
+		for (int i = 0; i < c->nsc; i++)
+			seen |= !strcmp(c->sc_names[i], e->scenario);
+		/* Every distinct preset, for the error message. */
+		int listed = 0;
+
+		for (int j = 0; j < k; j++)
+			listed |= !strcmp(c->entries[eorder[j]].preset, e->preset);
+		if (!listed)
+			sb_printf(&known, "%s, ", e->preset);
+		found |= c->o.base && !strcmp(e->preset, c->o.base);
+		if (seen)
+			continue;
+		/* Entries are in preset order: the first one of a scenario is its first preset. */
+		c->sc_names = xrealloc(c->sc_names, (size_t)(c->nsc + 1) * sizeof(char *));
+		c->sc_base = xrealloc(c->sc_base, (size_t)(c->nsc + 1) * sizeof(char *));
+		c->sc_names[c->nsc] = e->scenario;
+		c->sc_base[c->nsc++] = e->preset;
+	}
+	if (c->o.base && !found) {
+		known.p[known.n - 2] = '\0';
+		usage_error("--base", c->o.base, "no such preset in %s (presets: %s)",
+			    c->runs[0].arg, known.p);
+	}
+	for (int i = 0; i < c->nsc; i++) {
+		int has = 0;
+
+		for (int k = 0; k < c->nentries && c->o.base; k++)
+			has |= !strcmp(c->entries[k].scenario, c->sc_names[i]) &&
+			       !strcmp(c->entries[k].preset, c->o.base);
+		if (has)
+			c->sc_base[i] = (char *)c->o.base;
+		sb_printf(&desc, "%s%s %s", i ? "; " : "", c->sc_names[i], c->sc_base[i]);
+		if (c->o.base && !has)
+			sb_printf(&desc, " (no %s here: its first preset)", c->o.base);
+	}
+	c->base_desc = c->o.base ? xasprintf("--base %s: %s", c->o.base, sb_str(&desc))
+				 : xasprintf("per scenario, its first preset: %s", sb_str(&desc));
+	free(known.p);
+	free(desc.p);
+}
+
+char *cmp_key_text(const struct compare *c, const struct group *g, const struct entry *e)
+{
+	struct sb b = {0};
+
+	sb_printf(&b, "%s", g->scenario);
+	if (e)
+		sb_printf(&b, " %s%s%s%s", e->preset, e->layout[0] ? " [" : "", e->layout,
+			  e->layout[0] ? "]" : "");
+	sb_printf(&b, " workload=%s placement=%s threads=%s", g->workload, g->placement,
+		  g->threads);
+	if (c->has_home)
+		sb_printf(&b, " home=%s", g->home);
+	if (c->one_run && c->nhosts > 1)
+		sb_printf(&b, " host=%s", g->host);
+	for (int p = 0; e && p < c->nparams; p++)
+		if (e->pv[p][0])
+			sb_printf(&b, " %s=%s", c->params[p], e->pv[p]);
+	return b.p;
+}
+
+static void add_unmatched(struct compare *c, int group, int entry, char *what)
+{
+	c->um = xrealloc(c->um, (size_t)(c->num + 1) * sizeof(*c->um));
+	c->um[c->num++] = (struct unmatched){group, entry, what};
+}
+
+static struct block *new_block(struct compare *c, int group, int entry, int ncols)
+{
+	struct block *b;
+
+	c->blocks = xrealloc(c->blocks, (size_t)(c->nblocks + 1) * sizeof(*c->blocks));
+	b = &c->blocks[c->nblocks++];
+	b->group = group;
+	b->entry = entry;
+	b->ncols = ncols;
+	b->cell = xcalloc((size_t)ncols, sizeof(int));
+	b->label = xcalloc((size_t)ncols, sizeof(char *));
+	b->res = xcalloc((size_t)ncols * (size_t)(c->nmetrics ? c->nmetrics : 1), sizeof(int));
+	for (int i = 0; i < ncols * c->nmetrics; i++)
+		b->res[i] = -1;
+	return b;
+}
+
+void cmp_build_blocks(struct compare *c)
+{
+	int *gorder = xcalloc((size_t)c->ngroups, sizeof(int));
+	int *eorder = xcalloc((size_t)c->nentries, sizeof(int));
+
+	sort_ctx = c;
+	for (int i = 0; i < c->ngroups; i++)
+		gorder[i] = i;
+	for (int i = 0; i < c->nentries; i++)
+		eorder[i] = i;
+	qsort(gorder, (size_t)c->ngroups, sizeof(int), cmp_group_idx);
+	qsort(eorder, (size_t)c->nentries, sizeof(int), cmp_entry_idx);
+	label_entries(c);
+	if (c->one_run)
+		choose_bases(c, eorder);
+
+	for (int gi = 0; gi < c->ngroups; gi++) {
+		int g = gorder[gi];
+		const struct group *gr = &c->groups[g];
+
+		if (c->one_run) {
+			const char *base = scenario_base(c, gr->scenario);
+			int base_cell = -1, n = 0,
+			    *cols = xcalloc((size_t)c->nentries, sizeof(int));
+
+			for (int k = 0; k < c->nentries; k++) {
+				int cl = cmp_find_cell(c, 0, g, eorder[k]);
+
+				if (cl < 0)
+					continue;
+				if (base_cell < 0 && !strcmp(c->entries[eorder[k]].preset, base))
+					base_cell = cl;
+				else
+					cols[n++] = cl;
+			}
+			if (base_cell < 0) {
+				struct sb what = {0};
+
+				sb_printf(&what, "no base %s; present:", base);
+				for (int k = 0; k < n; k++)
+					sb_printf(&what, " %s",
+						  c->entries[c->cells[cols[k]].entry].label);
+				add_unmatched(c, g, -1, what.p);
+			} else if (n) {
+				struct block *b = new_block(c, g, -1, n + 1);
+
+				b->cell[0] = base_cell;
+				for (int k = 0; k < n; k++)
+					b->cell[k + 1] = cols[k];
+				for (int k = 0; k <= n; k++)
+					b->label[k] = c->entries[c->cells[b->cell[k]].entry].label;
+			}
+			free(cols);
+			continue;
+		}
+		for (int k = 0; k < c->nentries; k++) {
+			int e = eorder[k], present = 0,
+			    *cl = xcalloc((size_t)c->nsides, sizeof(int));
+
+			for (int s = 0; s < c->nsides; s++) {
+				cl[s] = cmp_find_cell(c, s, g, e);
+				present += cl[s] >= 0;
+			}
+			if (!present) {
+				free(cl);
+				continue;
+			}
+			if (present < c->nsides) {
+				struct sb what = {0};
+				int first = 1;
+
+				sb_printf(&what, "only in");
+				for (int s = 0; s < c->nsides; s++)
+					if (cl[s] >= 0) {
+						sb_printf(&what, "%s %s", first ? "" : ",",
+							  c->sides[s].name);
+						first = 0;
+					}
+				add_unmatched(c, g, e, what.p);
+			}
+			if (cl[0] >= 0 && present > 1) {
+				struct block *b = new_block(c, g, e, c->nsides);
+
+				for (int s = 0; s < c->nsides; s++) {
+					b->cell[s] = cl[s];
+					b->label[s] = c->sides[s].name;
+				}
+			}
+			free(cl);
+		}
+	}
+	free(gorder);
+	free(eorder);
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* load.c - compare: loading RUNs, the union of their columns, and the string map. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "csv.h"
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+int cmp_map_get(const struct map *m, const char *key)
+{
+	if (!m->cap)
+		return -1;
+	for (size_t i = fnv1a(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->keys[i])
+			return -1;
+		if (!strcmp(m->keys[i], key))
+			return m->vals[i];
+	}
+}
+
+void cmp_map_put(struct map *m, const char *key, int val)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct map bigger = {0};
+
+		bigger.cap = m->cap ? 2 * m->cap : 64;
+		bigger.keys = xcalloc(bigger.cap, sizeof(char *));
+		bigger.vals = xcalloc(bigger.cap, sizeof(int));
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->keys[i])
+				cmp_map_put(&bigger, m->keys[i], m->vals[i]);
+		free(m->keys);
+		free(m->vals);
+		*m = bigger;
+	}
+	for (size_t i = fnv1a(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->keys[i]) {
+			m->keys[i] = xstrdup(key);
+			m->vals[i] = val;
+			m->n++;
+			return;
+		}
+		if (!strcmp(m->keys[i], key)) {
+			m->vals[i] = val;
+			return;
+		}
+	}
+}
+
+/* cmp_first_seen - the order in which a (dimension, value) first appeared in the input. */
+long cmp_first_seen(struct compare *c, const char *dim, const char *value)
+{
+	char *k = xasprintf("%s\x1f%s", dim, value);
+	int v = cmp_map_get(&c->first, k);
+
+	if (v < 0) {
+		v = (int)c->first.n;
+		cmp_map_put(&c->first, k, v);
+	}
+	free(k);
+	return v;
+}
+
+const char *cmp_cell_at(const struct run *r, int row, int col)
+{
+	return col >= 0 ? r->t->rows[row][col] : "";
+}
+
+/* ---- loading runs ---- */
+
+void cmp_load_run(struct run *r, const char *arg)
+{
+	struct run_file f;
+	const char *base, *dir;
+
+	run_file_load(&f, arg);
+	memset(r, 0, sizeof(*r));
+	r->arg = arg;
+	r->csv_path = f.csv_path;
+	r->t = f.t;
+	r->label = f.run_id;
+	r->host = f.host;
+	r->cpu_model = f.cpu_model;
+	r->start = f.start;
+	dir = f.dir;
+	for (int i = 0; i < NREQ; i++)
+		r->col[i] = csv_col(r->t, results_required[i]);
+	r->c_host = csv_col(r->t, "host");
+	r->c_home = csv_col(r->t, "home");
+	r->c_topo = csv_col(r->t, "topology_fp");
+	if (!r->label) {
+		/* One run_id in the whole CSV names the run. */
+		const char *id = cmp_cell_at(r, 0, r->col[C_RUN_ID]);
+		int same = id[0] != '\0';
+
+		for (int i = 1; i < r->t->nrows && same; i++)
+			same = !strcmp(id, cmp_cell_at(r, i, r->col[C_RUN_ID]));
+		if (same)
+			r->label = xstrdup(id);
+	}
+	if (!r->label) {
+		const char *from = dir ? dir : r->csv_path;
+		size_t n = strlen(from);
+
+		while (n > 1 && from[n - 1] == '/')
+			n--;
+		base = from + n;
+		while (base > from && base[-1] != '/')
+			base--;
+		r->label = xasprintf("%.*s", (int)(from + n - base), base);
+	}
+	if (!r->host && r->c_host >= 0)
+		r->host = xstrdup(cmp_cell_at(r, 0, r->c_host));
+	free(f.dir);
+}
+
+/* The union of the param_* and metric columns over all runs, in first-seen order. */
+void cmp_collect_columns(struct compare *c)
+{
+	static const char *const fixed[] = {"ops_per_s", "ns_per_op"};
+
+	c->metrics = xcalloc(2, sizeof(char *));
+	for (int i = 0; i < 2; i++)
+		c->metrics[c->nmetrics++] = xstrdup(fixed[i]);
+	for (int ri = 0; ri < c->nruns; ri++) {
+		struct csv_table *t = c->runs[ri].t;
+
+		for (int k = 0; k < t->ncols; k++) {
+			const char *h = t->header[k];
+			int dup = 0;
+
+			if (!strncmp(h, "param_", 6) && h[6]) {
+				for (int i = 0; i < c->nparams; i++)
+					dup |= !strcmp(c->params[i], h + 6);
+				if (!dup) {
+					c->params = xrealloc(c->params, (size_t)(c->nparams + 1) *
+									    sizeof(char *));
+					c->params[c->nparams++] = xstrdup(h + 6);
+				}
+			} else if (ends_with(h, "_per_op") && !ends_with(h, "_min_thread_per_op") &&
+				   !ends_with(h, "_max_thread_per_op")) {
+				for (int i = 0; i < c->nmetrics; i++)
+					dup |= !strcmp(c->metrics[i], h);
+				if (!dup) {
+					c->metrics = xrealloc(
+					    c->metrics, (size_t)(c->nmetrics + 1) * sizeof(char *));
+					c->metrics[c->nmetrics++] = xstrdup(h);
+				}
+			}
+		}
+	}
+	if (c->o.metrics) {
+		char *list = xstrdup(c->o.metrics), *save = NULL;
+		char **keep = xcalloc((size_t)c->nmetrics, sizeof(char *));
+		int nkeep = 0;
+
+		for (char *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+			int found = -1;
+
+			for (int i = 0; i < c->nmetrics; i++)
+				if (!strcmp(c->metrics[i], m))
+					found = i;
+			if (found < 0)
+				usage_error("--metric", m,
+					    "no such metric column (ops_per_s, ns_per_op or a "
+					    "*_per_op column of RUN)");
+			for (int i = 0; i < nkeep; i++)
+				if (keep[i] == c->metrics[found])
+					found = -1;
+			if (found >= 0)
+				keep[nkeep++] = c->metrics[found];
+		}
+		free(list);
+		free(c->metrics);
+		c->metrics = keep;
+		c->nmetrics = nkeep;
+	}
+	for (int ri = 0; ri < c->nruns; ri++) {
+		struct run *r = &c->runs[ri];
+
+		r->param_col = xcalloc((size_t)c->nparams + 1, sizeof(int));
+		for (int i = 0; i < c->nparams; i++) {
+			char *name = xasprintf("param_%s", c->params[i]);
+
+			r->param_col[i] = csv_col(r->t, name);
+			free(name);
+		}
+		r->metric_col = xcalloc((size_t)c->nmetrics + 1, sizeof(int));
+		r->mux_col = xcalloc((size_t)c->nmetrics + 1, sizeof(int));
+		for (int i = 0; i < c->nmetrics; i++) {
+			const char *m = c->metrics[i];
+			char *mux = xasprintf("%.*s_mux", (int)(strlen(m) - 7), m);
+
+			r->metric_col[i] = csv_col(r->t, m);
+			r->mux_col[i] = csv_col(r->t, mux);
+			free(mux);
+		}
+	}
+}

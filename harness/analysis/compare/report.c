@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/* report.c - compare: the header and the cells every report format shares. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+/* ---- formatting ---- */
+
+void cmp_fmt_val(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+void cmp_fmt_pct(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f%%", 100 * v);
+}
+
+void cmp_fmt_change(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "(%+.2f %%)", v);
+}
+
+void cmp_fmt_p(char *buf, size_t len, const struct result *r)
+{
+	if (!r->have_p)
+		snprintf(buf, len, "-");
+	else if (r->mwu.p >= 0.001)
+		snprintf(buf, len, "%.3f", r->mwu.p);
+	else
+		snprintf(buf, len, "%.1e", r->mwu.p);
+}
+
+void cmp_fmt_ci(char *buf, size_t len, const struct result *r)
+{
+	if (isnan(r->ci_lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%+.2f, %+.2f] %%", r->ci_lo, r->ci_hi);
+}
+
+static void fmt_g(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, "%g", v);
+}
+
+/* Header lines: (key, value) pairs, rendered by each format. */
+static void hdr(struct header *h, const char *key, char *val)
+{
+	if (h->n < 32) {
+		h->key[h->n] = xstrdup(key);
+		h->val[h->n++] = val;
+	}
+}
+
+static char *run_desc(const struct run *r)
+{
+	struct sb b = {0};
+
+	sb_printf(&b, "%s (%s", r->label, r->arg);
+	if (r->start)
+		sb_printf(&b, ", started %s", r->start);
+	sb_printf(&b, ", %d rows)", r->t->nrows);
+	return b.p;
+}
+
+static char *machine_desc(const char *host, const char *cpu)
+{
+	return cpu ? xasprintf("%s (%s)", host ? host : "unknown host", cpu)
+		   : xstrdup(host ? host : "unknown host");
+}
+
+void cmp_build_header(struct compare *c, struct header *h)
+{
+	char a[32], cil[32];
+	int low = 0, total = 0, worst = -1, need = 1;
+
+	if (c->one_run) {
+		const struct run *r = &c->runs[0];
+
+		hdr(h, "compare", xstrdup("presets within one run"));
+		if (c->nhosts > 1)
+			hdr(h, "machine",
+			    xasprintf("%d hosts (see host= in each table)", c->nhosts));
+		else
+			hdr(h, "machine", machine_desc(r->host, r->cpu_model));
+		hdr(h, "run", run_desc(r));
+		hdr(h, "base", xstrdup(c->base_desc));
+	} else {
+		hdr(h, "compare",
+		    c->o.by_host ? xasprintf("%d hosts side by side (host#topology_fp)", c->nsides)
+				 : xasprintf("%d runs, same keys", c->nruns));
+		for (int s = 0; s < c->nsides; s++) {
+			const struct side *sd = &c->sides[s];
+			char *m = machine_desc(sd->host, sd->cpu);
+
+			hdr(h, "machine", xasprintf("%s = %s", sd->name, m));
+			free(m);
+		}
+		for (int i = 0; i < c->nruns; i++) {
+			char *d = run_desc(&c->runs[i]);
+
+			if (c->o.by_host) {
+				hdr(h, "run", d);
+			} else {
+				hdr(h, "run", xasprintf("%s = %s", c->sides[i].name, d));
+				free(d);
+			}
+		}
+		hdr(h, "base",
+		    xasprintf("%s%s", c->sides[0].name, c->o.by_host ? "" : " (the first RUN)"));
+	}
+	fmt_g(a, sizeof(a), c->o.alpha);
+	hdr(h, "values",
+	    xstrdup("median over the ok repetitions; cv = stddev / mean; %change = change of "
+		    "the medians"));
+	hdr(h, "rule",
+	    xasprintf("significant when the two-sided Mann-Whitney U p < %s (exact for n <= %d "
+		      "per side, else normal approximation with tie correction) and |%%change| >= "
+		      "%g%%; ops_per_s: higher is better, *_per_op: lower is better",
+		      a, STATS_MWU_EXACT_MAX, c->o.min_change));
+	hdr(h, "verdicts",
+	    xstrdup("improved/regressed: significant; small: p < alpha but |%change| below "
+		    "the minimum; n.s.: not significant; low n: too few ok repetitions for p < "
+		    "alpha; n/a: nothing to compare"));
+	if (c->o.ci) {
+		fmt_g(cil, sizeof(cil), 100 * (1 - c->o.alpha));
+		hdr(h, "ci",
+		    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as "
+			      "%%change (%d resamples, splitmix64 seed %d)",
+			      cil, CI_ITERS, CI_SEED));
+	}
+	for (int i = 0; i < c->nres; i++) {
+		const struct result *r = &c->res[i];
+
+		if (!r->b.n || !r->o.n)
+			continue;
+		total++;
+		if (r->min_p >= c->o.alpha) {
+			low++;
+			if (worst < 0 || r->min_p > c->res[worst].min_p)
+				worst = i;
+		}
+	}
+	while (need < 1000 && stats_mwu_min_p((size_t)need, (size_t)need) >= c->o.alpha)
+		need++;
+	if (low) {
+		char mp[32];
+
+		fmt_g(mp, sizeof(mp), c->res[worst].min_p);
+		hdr(h, "note",
+		    xasprintf("%d of %d comparisons cannot reach p < %s with their ok repetitions: "
+			      "with %zu vs %zu the smallest possible p is %s; run with -r %d or "
+			      "more",
+			      low, total, a, c->res[worst].b.n, c->res[worst].o.n, mp, need));
+	}
+	{
+		int flagged = 0;
+
+		for (int i = 0; i < c->nres; i++)
+			flagged += c->res[i].flags[0] != '\0';
+		if (flagged)
+			hdr(h, "flagged",
+			    xasprintf("%d row%s: status not ok or counters multiplexed (_mux < 1), "
+				      "see the last column",
+				      flagged, flagged > 1 ? "s" : ""));
+	}
+	if (c->num)
+		hdr(h, "unmatched",
+		    xasprintf("%d key%s not compared, listed at the end", c->num,
+			      c->num > 1 ? "s" : ""));
+}
+
+char *cmp_group_title(const struct compare *c, const struct group *g, const char *sep)
+{
+	struct sb b = {0};
+
+	sb_printf(&b, "%s%sworkload=%s%splacement=%s%sthreads=%s", g->scenario, sep, g->workload,
+		  sep, g->placement, sep, g->threads);
+	if (c->has_home)
+		sb_printf(&b, "%shome=%s", sep, g->home);
+	if (c->one_run && c->nhosts > 1)
+		sb_printf(&b, "%shost=%s", sep, g->host);
+	return b.p;
+}
+
+const char *cmp_testcase_label(const struct compare *c, const struct block *b, int col, char *buf,
+			       size_t len)
+{
+	if (c->one_run)
+		return b->label[col];
+	if (c->nsides > 2)
+		snprintf(buf, len, "%s (%s)", c->entries[b->entry].label, b->label[col]);
+	else
+		snprintf(buf, len, "%s", c->entries[b->entry].label);
+	return buf;
+}
+
+char *cmp_base_note(const struct compare *c, const struct block *b)
+{
+	if (c->one_run)
+		return xasprintf("base: %s", b->label[0]);
+	if (c->nsides == 2)
+		return xasprintf("base: %s, with-patch: %s", b->label[0], b->label[1]);
+	return xasprintf("base: %s", b->label[0]);
+}
+void cmp_print_unmatched(const struct compare *c, FILE *out, int markdown)
+{
+	if (!c->num)
+		return;
+	fprintf(out, markdown ? "\n### Not compared\n\n" : "\nnot compared:\n");
+	for (int i = 0; i < c->num; i++) {
+		const struct unmatched *u = &c->um[i];
+		char *k = cmp_key_text(c, &c->groups[u->group],
+				       u->entry >= 0 ? &c->entries[u->entry] : NULL);
+
+		fprintf(out, markdown ? "- %s: %s\n" : "  %s: %s\n", u->what, k);
+		free(k);
+	}
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* strbuf.c - the one growing string of the harness (lib/strbuf.h). */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void sb_add(struct sb *b, const char *s, size_t len)
+{
+	if (b->n + len + 1 > b->cap) {
+		b->cap = (b->n + len + 1) * 2;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, s, len);
+	b->n += len;
+	b->p[b->n] = '\0';
+}
+
+void sb_printf(struct sb *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		usage_error("memory", "asprintf", "out of memory");
+	sb_add(b, s, (size_t)n);
+	free(s);
+}
+
+const char *sb_str(struct sb *b)
+{
+	if (!b->p)
+		sb_add(b, "", 0);
+	return b->p;
+}
+
+void sb_rtrim(struct sb *b)
+{
+	while (b->n && b->p[b->n - 1] == ' ')
+		b->p[--b->n] = '\0';
+}
+
+int text_width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+void sb_pad(struct sb *b, const char *s, int width, int right)
+{
+	int fill = width - text_width(s);
+
+	if (right)
+		for (int i = 0; i < fill; i++)
+			sb_add(b, " ", 1);
+	sb_add(b, s, strlen(s));
+	if (!right)
+		for (int i = 0; i < fill; i++)
+			sb_add(b, " ", 1);
+}
