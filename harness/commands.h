@@ -17,6 +17,9 @@ extern const struct cmd_help compare_help;
 /* plot_main - `pcbench plot RUN [-o DIR]`. */
 int plot_main(int argc, char **argv);
 extern const struct cmd_help plot_help;
+/* merge_main - `pcbench merge RUN... -o DIR` (analysis/merge.c). */
+int merge_main(int argc, char **argv);
+extern const struct cmd_help merge_help;
 /* layout_main - `pcbench layout import|show ...` (layout_cmd.c). */
 int layout_main(int argc, char **argv);
 extern const struct cmd_help layout_help;

@@ -31,6 +31,8 @@ static const struct command commands[] = {
      &measure_help},
     {"compare", compare_main, "compare presets, runs or hosts: medians, p-values, verdicts",
      &compare_help},
+    {"merge", merge_main, "merge runs (hosts, scenario selections) into one results.csv",
+     &merge_help},
     {"plot", plot_main, "PNG plots of a run through gnuplot", &plot_help},
     {"model", model_main, "the coherence model: line transfers per operation, no measurement",
      &model_help},

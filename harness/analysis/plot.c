@@ -132,6 +132,7 @@ static void load(struct plot *p, const char *arg)
 	p->host = f.host;
 	p->date = f.start ? xasprintf("%.10s", f.start) : NULL;
 	free(f.run_id);
+	free(f.label);
 	free(f.cpu_model);
 	free(f.start);
 	if (f.dir) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "results.h"
 #include "util.h"
@@ -21,6 +22,41 @@ static char *json_str(json_t *j, const char *key)
 	json_t *v = json_object_get(j, key);
 
 	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+int results_jsonl_row(FILE *f, const char *const *cols, const char *const *vals, int n)
+{
+	json_t *o = json_object();
+	int bad =
+	    !o || json_object_set_new(o, "schema_version", json_integer(RESULTS_SCHEMA_VERSION));
+	char *line = NULL;
+	off_t before;
+	int e;
+
+	for (int i = 0; i < n && !bad; i++)
+		if (vals[i])
+			bad |= json_object_set_new(o, cols[i],
+						   vals[i][0] ? json_string(vals[i]) : json_null());
+	if (!bad)
+		line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	json_decref(o);
+	if (!line) {
+		errno = ENOMEM;
+		return -1;
+	}
+	/* A line that cannot be written whole is cut off: the file keeps whole lines. */
+	before = ftello(f);
+	if (fputs(line, f) == EOF || fputc('\n', f) == EOF || fflush(f)) {
+		e = errno;
+		clearerr(f);
+		if (before >= 0)
+			(void)!ftruncate(fileno(f), before);
+		free(line);
+		errno = e;
+		return -1;
+	}
+	free(line);
+	return 0;
 }
 
 void run_file_load(struct run_file *r, const char *arg)
@@ -71,6 +107,7 @@ void run_file_load(struct run_file *r, const char *arg)
 		} else {
 			r->run_id = json_str(j, "run_id");
 			r->host = json_str(j, "host");
+			r->label = json_str(j, "label");
 			r->cpu_model = json_str(j, "cpu_model");
 			r->start = json_str(j, "start_time");
 			json_decref(j);

@@ -6,6 +6,8 @@
 #ifndef PCBENCH_RESULTS_H
 #define PCBENCH_RESULTS_H
 
+#include <stdio.h>
+
 #include "csv.h"
 
 /*
@@ -35,6 +37,7 @@
 	X(STATUS, "status")                                                                        \
 	X(REASON, "reason")                                                                        \
 	X(HOST, "host")                                                                            \
+	X(LABEL, "label")                                                                          \
 	X(WINDOW_S, "window_s")                                                                    \
 	X(HOME, "home")                                                                            \
 	X(TOPOLOGY_FP, "topology_fp")                                                              \
@@ -51,6 +54,9 @@ enum results_col {
 /* The required columns: run_id .. reason. */
 #define RESULTS_NREQ (COL_REASON + 1)
 
+/* The version of results.jsonl's objects (their "schema_version" member). */
+#define RESULTS_SCHEMA_VERSION 1
+
 /* The name of each fixed column, indexed by enum results_col. */
 extern const char *const results_cols[RESULTS_NFIXED];
 #define results_required results_cols
@@ -61,8 +67,16 @@ struct run_file {
 	char *csv_path;
 	char *dir; /* the run directory when the CSV is its results.csv, else NULL */
 	struct csv_table *t;
-	char *run_id, *host, *cpu_model, *start; /* from context.json, or NULL */
+	char *run_id, *host, *label, *cpu_model, *start; /* from context.json, or NULL */
 };
+
+/*
+ * results_jsonl_row - write one results.jsonl line to @f and flush it: {"schema_version":
+ * RESULTS_SCHEMA_VERSION, then @cols[i]: @vals[i] for i < @n}, each value the CSV cell's
+ * text, an empty cell null, a NULL cell (a column this row's run does not have) left out.
+ * Returns 0, or -1 with errno set.
+ */
+int results_jsonl_row(FILE *f, const char *const *cols, const char *const *vals, int n);
 
 /*
  * run_file_load - RUN is a run directory or a CSV file. Reads the CSV (strictly), checks the

@@ -38,6 +38,7 @@ enum {
 	O_WITH_MODEL,
 	O_MATRIX,
 	O_MATRIX_CPUS,
+	O_LABEL,
 };
 
 static const struct opt measure_opts[] = {
@@ -77,7 +78,13 @@ static const struct opt measure_opts[] = {
      "run directory (default: results/<UTC date-time>-<host>);\n"
      "an existing one is never overwritten..."},
     {"force", O_FORCE, NULL, "...unless this is given"},
-    {"csv", O_CSV, "FILE", "also write the CSV here (appends if the header matches)"},
+    {"csv", O_CSV, "FILE",
+     "also write the CSV here (appends only when the columns\n"
+     "are identical; otherwise use pcbench merge)"},
+    {"label", O_LABEL, "NAME",
+     "the lab's name for this host ([A-Za-z0-9._-], up to 64):\n"
+     "the label column and context.json; compare --by host\n"
+     "groups by it; the default run directory ends with it"},
     {"list", O_LIST, NULL, "scenarios, presets, workloads, parameters"},
     {"events", O_EVENTS, "SPEC",
      "counters: auto (default: every abstract event this PMU\n"
@@ -323,10 +330,19 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->matrix = 1;
 			o->matrix_cpus = optarg;
 			break;
+		case O_LABEL:
+			o->label = optarg;
+			break;
 		}
 	}
 	if (optind < argc)
 		usage_error("argument", argv[optind], "unexpected (see --help)");
+	if (o->label && (!o->label[0] || strlen(o->label) > 64 ||
+			 strspn(o->label, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					  "0123456789._-") != strlen(o->label) ||
+			 o->label[0] == '.'))
+		usage_error("--label", o->label,
+			    "expected 1 to 64 of A-Z a-z 0-9 . _ - (not starting with .)");
 	if (o->layout)
 		add_param(o, "layout", o->layout);
 	if (o->recipe)
@@ -493,6 +509,8 @@ int measure_main(int argc, char **argv)
 	}
 
 	context_init(&run.ctx, orig_argc, orig_argv);
+	if (run.opt.label)
+		snprintf(run.ctx.label, sizeof(run.ctx.label), "%s", run.opt.label);
 	run.ctx.options_json = options_json(&run.opt);
 	open_outputs(&run.opt);
 	write_context();
@@ -543,8 +561,7 @@ int measure_main(int argc, char **argv)
 		run.ctx.interrupted = 1;
 		utc_now(run.ctx.end, sizeof(run.ctx.end));
 		write_context();
-		csv_close(run.csv);
-		csv_close(run.csv_extra);
+		close_outputs();
 		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
 			run.done, run.total, run.run_dir);
 		return 3;
@@ -558,7 +575,7 @@ int measure_main(int argc, char **argv)
 	       run.errors, run.skipped);
 	utc_now(run.ctx.end, sizeof(run.ctx.end));
 	write_context();
-	if (csv_close(run.csv) || csv_close(run.csv_extra))
+	if (close_outputs())
 		run.write_failed = 1;
 	if (run.errors || run.write_failed)
 		return 1;

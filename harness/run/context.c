@@ -162,6 +162,7 @@ static json_t *build(const struct run_context *c, const char *path, char *err, s
 		bad |= json_array_append_new(cmd, jstr(c->argv[i]));
 	bad |= json_object_set_new(o, "run_id", jstr(c->run_id));
 	bad |= json_object_set_new(o, "host", jstr(c->host));
+	bad |= json_object_set_new(o, "label", c->label[0] ? jstr(c->label) : json_null());
 	bad |= json_object_set_new(o, "cpu_model", jstr(c->cpu_model));
 	bad |= json_object_set_new(o, "kernel", jstr(c->kernel));
 	bad |= json_object_set_new(o, "start_time", jstr(c->start));

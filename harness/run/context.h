@@ -12,6 +12,7 @@
 struct run_context {
 	char run_id[128];
 	char host[128];
+	char label[128]; /* --label: the lab's name for this host, or empty */
 	char cpu_model[128];
 	char kernel[256];
 	char start[32]; /* UTC, ISO 8601 */

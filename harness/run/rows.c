@@ -19,7 +19,11 @@ static struct csv_writer *open_extra_csv(const char *path)
 	struct csv_writer *w = csv_create(path, run.cols, run.ncols, 1, err, sizeof(err));
 
 	if (!w)
-		usage_error("--csv", path, "%s", err);
+		usage_error("--csv", path,
+			    "%s (appending needs identical columns, and runs of other scenarios "
+			    "or options have other param_* or event columns: write a new file, or "
+			    "combine run directories with pcbench merge)",
+			    err);
 	return w;
 }
 
@@ -37,7 +41,8 @@ void open_outputs(const struct options *o)
 		utc_now(stamp, sizeof(stamp));
 		for (char *p = stamp; *p; p++)
 			*p = *p == ':' ? '-' : *p;
-		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp, run.ctx.host);
+		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp,
+			 run.ctx.label[0] ? run.ctx.label : run.ctx.host);
 	}
 	base = strrchr(run.run_dir, '/');
 	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
@@ -58,6 +63,10 @@ void open_outputs(const struct options *o)
 	if (!run.csv)
 		usage_error("--out", run.run_dir, "%s (choose a new run directory, or --force)",
 			    err);
+	snprintf(run.jsonl_path, sizeof(run.jsonl_path), "%s/results.jsonl", run.run_dir);
+	run.jsonl = fopen(run.jsonl_path, "w");
+	if (!run.jsonl)
+		usage_error("--out", run.jsonl_path, "%s", strerror(errno));
 	if (o->csv && !run.csv_extra)
 		run.csv_extra = open_extra_csv(o->csv);
 	snprintf(run.context_path, sizeof(run.context_path), "%s/context.json", run.run_dir);
@@ -88,6 +97,19 @@ char *options_json(const struct options *o)
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	return s;
+}
+
+int close_outputs(void)
+{
+	int bad = csv_close(run.csv) | csv_close(run.csv_extra);
+
+	if (run.jsonl && fclose(run.jsonl)) {
+		fprintf(stderr, "pcbench: %s: %s\n", run.jsonl_path, strerror(errno));
+		bad = -1;
+	}
+	run.csv = run.csv_extra = NULL;
+	run.jsonl = NULL;
+	return bad ? -1 : 0;
 }
 
 void write_context(void)
@@ -239,6 +261,8 @@ static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size
 		return x->reason;
 	case COL_HOST:
 		return run.ctx.host;
+	case COL_LABEL:
+		return run.ctx.label;
 	case COL_WINDOW_S:
 		fmt_double(buf, len, run.opt.time_s);
 		return buf;
@@ -397,6 +421,12 @@ void write_row(const struct family *f, int rep, enum status st, const char *reas
 				csv_path(w), strerror(errno));
 			run.write_failed = 1;
 		}
+	}
+	if (run.jsonl && !run.write_failed &&
+	    results_jsonl_row(run.jsonl, run.cols, v, run.ncols)) {
+		fprintf(stderr, "pcbench: write: %s: %s: stopping\n", run.jsonl_path,
+			strerror(errno));
+		run.write_failed = 1;
 	}
 	free(v);
 	free(buf);

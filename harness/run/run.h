@@ -24,7 +24,7 @@
 
 struct options {
 	struct selection sel;
-	const char *out, *csv, *filter;
+	const char *out, *csv, *filter, *label;
 	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
 	double time_s;
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
@@ -40,6 +40,8 @@ struct run {
 	const char *param_cols[SELECTION_MAX_PARAMS]; /* parameter name of each param_ column */
 	int ncols, nparam_cols;
 	struct csv_writer *csv, *csv_extra;
+	FILE *jsonl; /* results.jsonl: the same rows as JSON objects */
+	char jsonl_path[PATH_MAX + 16];
 	struct pmu_set *pmu;
 	const char *ev_cols[64]; /* event column stems: every abstract event, then the others */
 	int ev_index[64];	 /* each stem's index in the pmu set, or -1 */
@@ -70,6 +72,8 @@ void print_plan(const struct options *o, const struct topo *topo);
 void open_outputs(const struct options *o);
 char *options_json(const struct options *o);
 void write_context(void);
+/* close_outputs - close results.csv, results.jsonl and the --csv file; -1 if any failed. */
+int close_outputs(void);
 void event_columns(const struct options *o);
 void write_row(const struct family *f, int rep, enum status st, const char *reason,
 	       const struct meas_result *r, const char *home);

@@ -89,13 +89,21 @@ void cmp_load_run(struct run *r, const char *arg)
 	r->csv_path = f.csv_path;
 	r->t = f.t;
 	r->label = f.run_id;
-	r->host = f.host;
+	r->host = f.label ? f.label : f.host; /* a host is known by its --label */
+	if (f.label)
+		free(f.host);
 	r->cpu_model = f.cpu_model;
 	r->start = f.start;
 	dir = f.dir;
 	for (int i = 0; i < NREQ; i++)
 		r->col[i] = csv_col(r->t, results_required[i]);
 	r->c_host = csv_col(r->t, "host");
+	/* Where a row has a label (--label), it names the host: rewrite the host cells. */
+	for (int i = 0, c_label = csv_col(r->t, "label"); c_label >= 0 && i < r->t->nrows; i++)
+		if (r->c_host >= 0 && r->t->rows[i][c_label][0]) {
+			free(r->t->rows[i][r->c_host]);
+			r->t->rows[i][r->c_host] = xstrdup(r->t->rows[i][c_label]);
+		}
 	r->c_home = csv_col(r->t, "home");
 	r->c_topo = csv_col(r->t, "topology_fp");
 	if (!r->label) {

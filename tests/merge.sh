@@ -1,0 +1,69 @@
+#!/bin/sh
+# merge.sh PCBENCH - --label (the label column, context.json), results.jsonl, --csv appends
+# only with identical columns (else a message naming merge), and pcbench merge: runs of
+# different scenario selections merge into one CSV with the union of their columns that
+# compare reads (--by host groups by label); the same run twice is refused, leaving no trace.
+set -u
+pcbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+cd "$tmp" || exit 1
+tiny="-t 1 -r 2 --time 0.002 --events none"
+
+"$pcbench" -s page_counter -p v6.0-rc1 -w direct $tiny --label lab1 -o a --csv all.csv \
+	>/dev/null 2>&1 || { echo "FAIL: run a"; fail=1; }
+"$pcbench" -s c2c -w pingpong -t 2 -r 2 --time 0.002 --events none --label lab2 -o b \
+	>/dev/null 2>&1 || { echo "FAIL: run b"; fail=1; }
+head -1 a/results.csv | tr , '\n' | grep -qx label || { echo "FAIL: no label column"; fail=1; }
+grep -q '"label": "lab1"' a/context.json || { echo "FAIL: context.json lacks label"; fail=1; }
+[ "$(wc -l <a/results.jsonl)" -eq 2 ] || { echo "FAIL: results.jsonl: want 2 lines"; fail=1; }
+grep -q '^{"schema_version":1,"run_id":"a",' a/results.jsonl ||
+	{ echo "FAIL: results.jsonl: no schema_version"; fail=1; }
+grep -q '"label":"lab1"' a/results.jsonl || { echo "FAIL: results.jsonl: no label"; fail=1; }
+
+# --csv: a run of another scenario has other param_* columns: refused, pointing to merge.
+"$pcbench" -s c2c -w pingpong -t 2 -r 1 --time 0.002 --events none -o c --csv all.csv \
+	>"$tmp/out" 2>&1
+[ $? -eq 2 ] || { echo "FAIL: --csv with other columns: want exit 2"; fail=1; }
+grep -q "pcbench merge" "$tmp/out" || { echo "FAIL: --csv refusal does not name merge"; fail=1; }
+[ ! -e c ] || { echo "FAIL: refused --csv run left c/"; fail=1; }
+# ... and the same columns append.
+"$pcbench" -s page_counter -p v6.0-rc1 -w direct $tiny -o d --csv all.csv >/dev/null 2>&1 ||
+	{ echo "FAIL: --csv append with the same columns"; fail=1; }
+[ "$(wc -l <all.csv)" -eq 5 ] || { echo "FAIL: all.csv: want 5 lines"; fail=1; }
+
+# --label is checked.
+"$pcbench" --label 'a/b' -o e >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: --label a/b: want exit 2"; fail=1; }
+
+# merge: the union of the columns, contexts, results.jsonl.
+"$pcbench" merge a b -o m >"$tmp/out" 2>&1 || { echo "FAIL: merge"; cat "$tmp/out"; fail=1; }
+head -1 m/results.csv | tr , '\n' >"$tmp/cols"
+for c in run_id label param_batch param_nr; do
+	grep -qx "$c" "$tmp/cols" || { echo "FAIL: merged header lacks $c"; fail=1; }
+done
+[ "$(wc -l <m/results.csv)" -eq 5 ] || { echo "FAIL: merged: want 1+4 lines"; fail=1; }
+[ "$(wc -l <m/results.jsonl)" -eq 4 ] || { echo "FAIL: merged jsonl: want 4 lines"; fail=1; }
+# a c2c row has no param_batch: left out of its JSON object
+grep '"scenario":"c2c"' m/results.jsonl | grep -q param_batch &&
+	{ echo "FAIL: c2c row has param_batch in jsonl"; fail=1; }
+[ -f m/contexts/a-lab1.json ] && [ -f m/contexts/b-lab2.json ] ||
+	{ echo "FAIL: contexts"; ls -R m; fail=1; }
+"$pcbench" compare m --by host >"$tmp/cmp" 2>&1 || { echo "FAIL: compare m --by host"; fail=1; }
+grep -q "lab1" "$tmp/cmp" && grep -q "lab2" "$tmp/cmp" ||
+	{ echo "FAIL: compare --by host does not name both labels"; cat "$tmp/cmp"; fail=1; }
+"$pcbench" compare m >/dev/null 2>&1 || { echo "FAIL: compare m"; fail=1; }
+
+# The same run twice is refused, and nothing is written.
+"$pcbench" merge a b a -o m2 >"$tmp/out" 2>&1
+[ $? -eq 2 ] || { echo "FAIL: merge a b a: want exit 2"; fail=1; }
+grep -q "same run twice" "$tmp/out" || { echo "FAIL: merge a b a: message"; fail=1; }
+[ ! -e m2 ] || { echo "FAIL: refused merge left m2/"; fail=1; }
+# An existing merge is never overwritten; -o is required.
+"$pcbench" merge a -o m >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: merge into m again: want exit 2"; fail=1; }
+"$pcbench" merge a >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: merge without -o: want exit 2"; fail=1; }
+[ $fail -eq 0 ] && echo "merge: ok"
+exit $fail
