@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "table.h"
 
 enum {
 	T_CASE,
@@ -23,9 +24,9 @@ enum {
 	T_N
 };
 
-static const char *const table_head[T_N] = {
-    "testcase", "metric",  "base",    "cv", "with-patch", "cv",
-    "%change",	"p-value", "verdict", "ci", "flags",
+static const struct table_col table_cols[T_N] = {
+    {"testcase", 0}, {"metric", 0},  {"base", 1},    {"cv", 1}, {"with-patch", 1}, {"cv", 1},
+    {"%change", 1},  {"p-value", 1}, {"verdict", 0}, {"ci", 0}, {"flags", 0},
 };
 
 /* The cells of one result row, as text. */
@@ -44,10 +45,13 @@ static void result_cells(const struct compare *c, const struct result *r, const 
 	cmp_fmt_ci(cells[T_CI], 160, r);
 	snprintf(cells[T_FLAGS], 160, "%s", r->flags);
 }
+
 void cmp_print_table(const struct compare *c, const struct header *h, FILE *out, int md)
 {
-	int w[T_N] = {0}, last_group = -1;
+	struct table *t = table_new(T_N, table_cols);
+	int last_group = -1;
 	char cells[T_N][160], tcb[512];
+	const char *cp[T_N];
 
 	if (md) {
 		fprintf(out, "## pcbench compare\n\n");
@@ -57,92 +61,33 @@ void cmp_print_table(const struct compare *c, const struct header *h, FILE *out,
 		for (int i = 0; i < h->n; i++)
 			fprintf(out, "%-10s%s\n", h->key[i], h->val[i]);
 	}
-	for (int i = 0; i < T_N; i++)
-		w[i] = text_width(table_head[i]);
-	for (int i = 0; i < c->nres; i++) {
-		const struct result *r = &c->res[i];
-		const struct block *b = &c->blocks[r->block];
-
-		result_cells(c, r, cmp_testcase_label(c, b, r->col, tcb, sizeof(tcb)), 1, cells);
-		for (int k = 0; k < T_N; k++)
-			if (text_width(cells[k]) > w[k])
-				w[k] = text_width(cells[k]);
-	}
+	if (!c->o.ci)
+		table_hide(t, T_CI);
+	for (int k = 0; k < T_N; k++)
+		cp[k] = cells[k];
 	for (int i = 0; i < c->nres; i++) {
 		const struct result *r = &c->res[i];
 		const struct block *b = &c->blocks[r->block];
 		int first =
 		    i == 0 || c->res[i - 1].block != r->block || c->res[i - 1].col != r->col;
-		struct sb line = {0};
 
 		if (b->group != last_group) {
-			char *t = cmp_group_title(c, &c->groups[b->group], md ? " · " : "  ");
+			char *gt = cmp_group_title(c, &c->groups[b->group], md ? " · " : "  ");
 			char *bn = cmp_base_note(c, b);
+			char *title = xasprintf(md ? "%s (%s)" : "%s  (%s)", gt, bn);
 
-			if (md) {
-				fprintf(out, "\n### %s (%s)\n\n|", t, bn);
-				for (int k = 0; k < T_N; k++)
-					if (k != T_CI || c->o.ci)
-						fprintf(out, " %s |", table_head[k]);
-				fprintf(out, "\n|");
-				for (int k = 0; k < T_N; k++)
-					if (k != T_CI || c->o.ci)
-						fprintf(out, "%s|",
-							k >= T_BASE && k <= T_P ? "--:" : ":--");
-				fprintf(out, "\n");
-			} else {
-				struct sb head = {0};
-
-				fprintf(out, "\n%s  (%s)\n", t, bn);
-				for (int k = 0; k < T_N; k++) {
-					if (k == T_CI && !c->o.ci)
-						continue;
-					if (k == T_FLAGS) {
-						sb_printf(&head, "  %s", table_head[k]);
-						continue;
-					}
-					if (k)
-						sb_add(&head, "  ", 2);
-					sb_pad(&head, table_head[k], w[k], k >= T_BASE && k <= T_P);
-				}
-				fprintf(out, "%s\n", sb_str(&head));
-				free(head.p);
-			}
-			free(t);
+			table_section(t, title);
+			free(title);
+			free(gt);
 			free(bn);
 			last_group = b->group;
 		}
 		result_cells(c, r, cmp_testcase_label(c, b, r->col, tcb, sizeof(tcb)), first,
 			     cells);
-		if (md) {
-			sb_add(&line, "|", 1);
-			for (int k = 0; k < T_N; k++) {
-				if (k == T_CI && !c->o.ci)
-					continue;
-				sb_add(&line, " ", 1);
-				for (const char *p = cells[k]; *p; p++)
-					sb_add(&line, *p == '|' ? "\\|" : p, *p == '|' ? 2 : 1);
-				sb_add(&line, " |", 2);
-			}
-		} else {
-			for (int k = 0; k < T_N; k++) {
-				if (k == T_CI && !c->o.ci)
-					continue;
-				if (k == T_FLAGS) {
-					if (cells[k][0])
-						sb_printf(&line, "  %s", cells[k]);
-					continue;
-				}
-				if (k)
-					sb_add(&line, "  ", 2);
-				sb_pad(&line, cells[k], w[k], k >= T_BASE && k <= T_P);
-			}
-			while (line.n && line.p[line.n - 1] == ' ')
-				line.p[--line.n] = '\0';
-		}
-		fprintf(out, "%s\n", sb_str(&line));
-		free(line.p);
+		table_add(t, cp);
 	}
+	table_print(t, out, md ? TABLE_MARKDOWN : TABLE_TEXT);
+	table_free(t);
 	if (!c->nres)
 		fprintf(out, "\nnothing to compare%s\n",
 			c->one_run ? ": no group has a base and another preset (two RUNs compare "
