@@ -63,9 +63,22 @@ enum topo_pair {
 extern const char *const topo_pair_names[PAIR_COUNT];
 enum topo_pair topo_pair_class(const struct topo *t, int os_a, int os_b);
 
-/* The named policies --placement accepts, terminated by NULL. Any other value is taken as
- * an hwloc location string ("core:0-7", "pu:even", "package:0.core:0-3.pu:0"). */
-extern const char *const topo_policies[];
+/*
+ * A named placement policy (--placement NAME). place() fills @out (room for every PU of the
+ * topology) with the PUs it offers for @n threads, in the order threads take them, and
+ * returns how many; when it offers none it says why in @err. The table (placement.c) ends
+ * with a NULL name; its rows make the names, the usage text and the error text. Any other
+ * --placement value is an hwloc location string ("core:0-7", "package:0.core:0-3.pu:0").
+ */
+struct topo_policy {
+	const char *name;
+	int (*place)(const struct topo *t, int n, int *out, char *err, size_t errlen);
+	const char *help; /* one short line for the usage */
+};
+extern const struct topo_policy topo_policies[];
+const struct topo_policy *topo_policy_find(const char *name);
+/* topo_policy_usage - one line per policy, "  NAME  help", for option help texts. */
+const char *topo_policy_usage(void);
 
 enum topo_place_result { TOPO_OK = 0, TOPO_UNKNOWN = -1, TOPO_NOFIT = -2 };
 

@@ -47,10 +47,10 @@ int opt_next(struct opt_parser *p, int argc, char **argv)
 	return c;
 }
 
-void opt_print_table(FILE *out, const struct opt *opts)
+void opt_print_table(FILE *out, const struct cmd_help *cmd)
 {
-	for (const struct opt *o = opts; o && o->name; o++) {
-		const char *h = o->help, *nl;
+	for (const struct opt *o = cmd->opts; o && o->name; o++) {
+		const char *h = o->help, *more = cmd->opt_more ? cmd->opt_more(o->name) : NULL, *nl;
 		int w;
 
 		if (o->key < OPT_LONG)
@@ -65,6 +65,11 @@ void opt_print_table(FILE *out, const struct opt *opts)
 				nl ? (int)(nl - h) : (int)strlen(h), h);
 			w = 0;
 			h = nl + 1;
+			if (!nl && more) {
+				h = more;
+				more = NULL;
+				nl = h - 1; /* one more round, for more's lines */
+			}
 		} while (nl);
 	}
 }
@@ -77,11 +82,11 @@ void opt_usage(FILE *out, const struct cmd_help *cmd)
 	if (cmd->opts) {
 		if (cmd->subs || cmd->about)
 			fputc('\n', out);
-		opt_print_table(out, cmd->opts);
+		opt_print_table(out, cmd);
 	}
 	for (int i = 0; cmd->subs && cmd->subs[i]; i++) {
 		fprintf(out, "\n%s options:\n", cmd->subs[i]->name);
-		opt_print_table(out, cmd->subs[i]->opts);
+		opt_print_table(out, cmd->subs[i]);
 	}
 	if (cmd->more)
 		cmd->more(out);

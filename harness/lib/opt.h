@@ -34,6 +34,9 @@ struct cmd_help {
 	void (*more)(FILE *out); /* optional: text made from the command's own tables */
 	const char *after;
 	const struct cmd_help *const *subs;
+	/* optional: usage lines made from a table to print under option @name's help (the
+	 * placement policies), or NULL */
+	const char *(*opt_more)(const char *name);
 };
 
 /* An option parser over one table, for one pass over argv (opt_init resets getopt). */
@@ -56,7 +59,7 @@ int opt_next(struct opt_parser *p, int argc, char **argv);
 /* opt_usage - @cmd's help: synopsis, about, the option table, after, then its subs'. */
 void opt_usage(FILE *out, const struct cmd_help *cmd);
 
-/* opt_print_table - one line per option: "  -s, --scenario LIST      help". */
-void opt_print_table(FILE *out, const struct opt *opts);
+/* opt_print_table - one line per option of @cmd: "  -s, --scenario LIST      help". */
+void opt_print_table(FILE *out, const struct cmd_help *cmd);
 
 #endif

@@ -1194,7 +1194,7 @@ static const struct opt model_opts[] = {
     {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
     {"workload", 'w', "LIST", "workloads (default: all)"},
     {"threads", 't', "LIST", "virtual CPUs, e.g. 2 | 2,8 | 1-4 | max (default: 2,8)"},
-    {"placement", 'P', "NAME", "a placement policy or hwloc location (default: scatter)"},
+    {"placement", 'P', "NAME", "a policy or an hwloc location (default: scatter):"},
     {"topology", O_TOPO, "SPEC", "host (default) | FILE.xml | synthetic:STRING"},
     {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
     {"seed", O_SEED, "N", "seed of the random interleaving (default 1)"},
@@ -1223,6 +1223,7 @@ const struct cmd_help model_help = {
 	     "topology (nothing is measured or bound), and charges every event to the struct\n"
 	     "field and the code site that caused it.\n",
     .opts = model_opts,
+    .opt_more = selection_more,
     .after = "Same options, same output, byte for byte. Exit status: 0 ok, 1 a family failed,\n"
 	     "2 bad usage, 4 everything skipped (placement does not fit the topology).\n"
 	     "\n"

@@ -46,10 +46,13 @@ static const struct opt measure_opts[] = {
     {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
     {"workload", 'w', "LIST", "scenario workloads (default: all)"},
     {"threads", 't', "LIST", "e.g. 1,2 | 1-8 | max (default: 1,max)"},
-    {"placement", 'P', "NAME",
-     "compact | scatter | cores | smt | same-l3 | cross-l3 |\n"
-     "cross-socket, or an hwloc location such as core:0-7,\n"
-     "pu:even, package:0.core:0-3.pu:0 (default: scatter)"},
+    {
+	"placement",
+	'P',
+	"NAME",
+	"a policy, or an hwloc location such as core:0-7,\n"
+	"pu:even, package:0.core:0-3.pu:0 (default: scatter):",
+    },
     {"topology", O_TOPOLOGY, "SPEC",
      "host (default) | FILE.xml (lstopo --of xml) |\n"
      "synthetic:STRING; a topology that is not this machine's\n"
@@ -116,6 +119,7 @@ const struct cmd_help measure_help = {
     .about = "Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
 	     "one equal-time window per repetition, and writes one CSV row per measurement.\n",
     .opts = measure_opts,
+    .opt_more = selection_more,
     .after =
 	"  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
 	"                           selects families by name, e.g.\n"

@@ -155,6 +155,11 @@ int selection_option(struct selection *s, int c, char *arg)
 	return 0;
 }
 
+const char *selection_more(const char *name)
+{
+	return strcmp(name, "placement") ? NULL : topo_policy_usage();
+}
+
 void selection_check(const struct scenario *const *table, const struct selection *s, char **scn,
 		     char **pre, char **wls)
 {

@@ -48,6 +48,12 @@ struct selection {
 int selection_option(struct selection *s, int c, char *arg);
 
 /*
+ * selection_more - the usage lines made from tables for the selection options: after
+ * --placement, one line per placement policy (cmd_help.opt_more of measure and model).
+ */
+const char *selection_more(const char *name);
+
+/*
  * selection_check - every scenario named in @scn exists in @table, every preset (@pre),
  * workload (@wls) and --param name belongs to a selected scenario; else exit 2 naming it.
  * NULL lists mean everything.

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+/*
+ * placement.c - placement policies: the table of named policies (topo_policies[]) and hwloc
+ * location strings. Every order is made inside the PUs this process may use (t->allowed),
+ * which is every PU of an XML or synthetic topology.
+ */
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "topo_impl.h"
+#include "util.h"
+
+extern char **environ;
+
+/*
+ * in_set - @o has PUs in @set, and all of its usable PUs are in @set. With every PU usable
+ * this is hwloc's "inside the cpuset"; with fewer, an object counts by its usable PUs.
+ */
+static int in_set(const struct topo *t, hwloc_const_cpuset_t set, hwloc_obj_t o)
+{
+	hwloc_bitmap_t usable;
+	int in;
+
+	if (!hwloc_bitmap_intersects(o->cpuset, set))
+		return 0;
+	usable = hwloc_bitmap_alloc();
+	hwloc_bitmap_and(usable, o->cpuset, t->allowed);
+	in = hwloc_bitmap_isincluded(usable, set);
+	hwloc_bitmap_free(usable);
+	return in;
+}
+
+/* next_in - the next object of @type after @prev (NULL: the first) in_set @set. */
+static hwloc_obj_t next_in(const struct topo *t, hwloc_const_cpuset_t set, hwloc_obj_type_t type,
+			   hwloc_obj_t prev)
+{
+	while ((prev = hwloc_get_next_obj_by_type(t->h, type, prev)))
+		if (in_set(t, set, prev))
+			return prev;
+	return NULL;
+}
+
+static int count_in(const struct topo *t, hwloc_const_cpuset_t set, hwloc_obj_type_t type)
+{
+	int n = 0;
+
+	for (hwloc_obj_t o = NULL; (o = next_in(t, set, type, o));)
+		n++;
+	return n;
+}
+
+/* part - a new bitmap: @a's PUs that are also in @b (free with hwloc_bitmap_free). */
+static hwloc_bitmap_t part(hwloc_const_cpuset_t a, hwloc_const_cpuset_t b)
+{
+	hwloc_bitmap_t s = hwloc_bitmap_alloc();
+
+	hwloc_bitmap_and(s, a, b);
+	return s;
+}
+
+/* Orders of PUs. Each fills @out with OS indexes and returns how many. */
+
+/* pus_in - the PUs of @set in logical order. */
+static int pus_in(const struct topo *t, hwloc_const_cpuset_t set, int *out)
+{
+	int n = 0;
+	hwloc_obj_t pu = NULL;
+
+	while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(t->h, set, HWLOC_OBJ_PU, pu)))
+		out[n++] = (int)pu->os_index;
+	return n;
+}
+
+/* cores_first - inside @set, one PU of every core before any second sibling. */
+static int cores_first(const struct topo *t, hwloc_const_cpuset_t set, int *out)
+{
+	int n = 0, more = 1;
+
+	if (!count_in(t, set, HWLOC_OBJ_CORE))
+		return pus_in(t, set, out);
+	for (unsigned rank = 0; more; rank++) {
+		hwloc_obj_t core = NULL;
+
+		more = 0;
+		while ((core = next_in(t, set, HWLOC_OBJ_CORE, core))) {
+			hwloc_bitmap_t mine = part(core->cpuset, set);
+			hwloc_obj_t pu =
+			    hwloc_get_obj_inside_cpuset_by_type(t->h, mine, HWLOC_OBJ_PU, rank);
+
+			if (pu) {
+				out[n++] = (int)pu->os_index;
+				more = 1;
+			}
+			hwloc_bitmap_free(mine);
+		}
+	}
+	return n;
+}
+
+/* round_robin - interleave @k lists (each @len[i] long, in @lists[i]) for as long as every
+ * list still has an element, so consecutive entries always come from different lists. */
+static int round_robin(int **lists, const int *len, int k, int *out)
+{
+	int n = 0, rounds = len[0];
+
+	for (int i = 1; i < k; i++)
+		rounds = len[i] < rounds ? len[i] : rounds;
+	for (int r = 0; r < rounds; r++)
+		for (int i = 0; i < k; i++)
+			out[n++] = lists[i][r];
+	return n;
+}
+
+/* spread - cores_first lists of every object of @type in @set, round-robin. */
+static int spread(const struct topo *t, hwloc_const_cpuset_t set, hwloc_obj_type_t type, int *out)
+{
+	int k = count_in(t, set, type), n, npus = topo_npus_all(t);
+	int **lists = xcalloc((size_t)k + 1, sizeof(int *)),
+	    *len = xcalloc((size_t)k + 1, sizeof(int));
+	hwloc_obj_t o = NULL;
+
+	for (int i = 0; i < k; i++) {
+		hwloc_bitmap_t mine;
+
+		o = next_in(t, set, type, o);
+		mine = part(o->cpuset, set);
+		lists[i] = xcalloc((size_t)npus, sizeof(int));
+		len[i] = cores_first(t, mine, lists[i]);
+		hwloc_bitmap_free(mine);
+	}
+	n = k ? round_robin(lists, len, k, out) : 0;
+	for (int i = 0; i < k; i++)
+		free(lists[i]);
+	free(lists);
+	free(len);
+	return n;
+}
+
+struct scatter_key {
+	unsigned k[5];
+	int os_index;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct scatter_key *x = a, *y = b;
+
+	for (int i = 0; i < 5; i++)
+		if (x->k[i] != y->k[i])
+			return x->k[i] < y->k[i] ? -1 : 1;
+	return 0;
+}
+
+/* rank - position of @obj among the objects of its type inside @container. */
+static unsigned rank(const struct topo *t, hwloc_obj_t container, hwloc_obj_t obj)
+{
+	hwloc_obj_t first;
+
+	if (!container || !obj)
+		return 0;
+	first = hwloc_get_next_obj_inside_cpuset_by_type(t->h, container->cpuset, obj->type, NULL);
+	return first ? obj->logical_index - first->logical_index : 0;
+}
+
+/* The named policies. Each fills @out (room for every PU) with the PUs it offers, in the
+ * order threads take them, and returns how many; with none, a reason in @err. */
+
+static int place_compact(const struct topo *t, int n, int *out, char *err, size_t errlen)
+{
+	(void)n, (void)err, (void)errlen;
+	return pus_in(t, t->allowed, out);
+}
+
+/*
+ * scatter: round-robin over packages, then L3 caches, then cores, then PUs. Sorting by
+ * (PU rank in core, core rank in L3, L3 rank in package, package) gives exactly that.
+ */
+static int place_scatter(const struct topo *t, int n, int *out, char *err, size_t errlen)
+{
+	int npus = topo_npus_all(t), k = 0;
+	struct scatter_key *keys = xcalloc((size_t)npus, sizeof(*keys));
+	hwloc_obj_t root = hwloc_get_root_obj(t->h);
+
+	(void)n, (void)err, (void)errlen;
+	for (int i = 0; i < npus; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PU, (unsigned)i);
+		hwloc_obj_t core = topo_ancestor(t, HWLOC_OBJ_CORE, pu);
+		hwloc_obj_t pkg = topo_ancestor(t, HWLOC_OBJ_PACKAGE, pu);
+		hwloc_obj_t l3 = topo_ancestor(t, HWLOC_OBJ_L3CACHE, pu);
+
+		if (!hwloc_bitmap_isset(t->allowed, pu->os_index))
+			continue;
+		keys[k].k[0] = core ? rank(t, core, pu) : 0;
+		keys[k].k[1] = core ? rank(t, l3 ? l3 : pkg ? pkg : root, core) : 0;
+		keys[k].k[2] = l3 ? rank(t, pkg ? pkg : root, l3) : 0;
+		keys[k].k[3] = pkg ? pkg->logical_index : 0;
+		keys[k].k[4] = pu->logical_index;
+		keys[k++].os_index = (int)pu->os_index;
+	}
+	qsort(keys, (size_t)k, sizeof(*keys), cmp_key);
+	for (int i = 0; i < k; i++)
+		out[i] = keys[i].os_index;
+	free(keys);
+	return k;
+}
+
+static int place_cores(const struct topo *t, int n, int *out, char *err, size_t errlen)
+{
+	(void)n, (void)err, (void)errlen;
+	return cores_first(t, t->allowed, out);
+}
+
+static int place_smt(const struct topo *t, int n, int *out, char *err, size_t errlen)
+{
+	int avail = 0;
+
+	(void)n;
+	for (hwloc_obj_t core = NULL; (core = next_in(t, t->allowed, HWLOC_OBJ_CORE, core));) {
+		hwloc_bitmap_t mine = part(core->cpuset, t->allowed);
+
+		if (hwloc_bitmap_weight(mine) >= 2)
+			avail += pus_in(t, mine, out + avail);
+		hwloc_bitmap_free(mine);
+	}
+	if (!avail)
+		snprintf(err, errlen, "no SMT: no core has two PUs");
+	return avail;
+}
+
+/* weight_in - how many of @o's PUs are usable. */
+static int weight_in(const struct topo *t, hwloc_obj_t o)
+{
+	hwloc_bitmap_t mine = part(o->cpuset, t->allowed);
+	int w = hwloc_bitmap_weight(mine);
+
+	hwloc_bitmap_free(mine);
+	return w;
+}
+
+static int place_same_l3(const struct topo *t, int n, int *out, char *err, size_t errlen)
+{
+	hwloc_obj_t l3 = NULL, best = NULL;
+	int avail = 0;
+
+	while ((l3 = next_in(t, t->allowed, HWLOC_OBJ_L3CACHE, l3)))
+		if (!best || weight_in(t, l3) > weight_in(t, best))
+			best = l3;
+	l3 = NULL;
+	while ((l3 = next_in(t, t->allowed, HWLOC_OBJ_L3CACHE, l3)))
+		if (weight_in(t, l3) >= n) {
+			hwloc_bitmap_t mine = part(l3->cpuset, t->allowed);
+
+			avail = cores_first(t, mine, out);
+			hwloc_bitmap_free(mine);
+			break;
+		}
+	if (!best)
+		snprintf(err, errlen, "no L3 cache level in this topology");
+	else if (!avail)
+		snprintf(err, errlen, "%d threads do not fit in one L3 domain (at most %d PUs)", n,
+			 weight_in(t, best));
+	return avail;
+}
+
+static int place_cross_l3(const struct topo *t, int n, int *out, char *err, size_t errlen)
+{
+	hwloc_obj_t pkg = NULL;
+	int avail = 0;
+
+	(void)n;
+	while (!avail && (pkg = next_in(t, t->allowed, HWLOC_OBJ_PACKAGE, pkg))) {
+		hwloc_bitmap_t mine = part(pkg->cpuset, t->allowed);
+
+		if (count_in(t, mine, HWLOC_OBJ_L3CACHE) >= 2)
+			avail = spread(t, mine, HWLOC_OBJ_L3CACHE, out);
+		hwloc_bitmap_free(mine);
+	}
+	if (!avail)
+		snprintf(err, errlen, "no package has two L3 domains");
+	return avail;
+}
+
+static int place_cross_socket(const struct topo *t, int n, int *out, char *err, size_t errlen)
+{
+	(void)n;
+	if (count_in(t, t->allowed, HWLOC_OBJ_PACKAGE) >= 2)
+		return spread(t, t->allowed, HWLOC_OBJ_PACKAGE, out);
+	snprintf(err, errlen, "one package: no other socket");
+	return 0;
+}
+
+const struct topo_policy topo_policies[] = {
+    {"compact", place_compact, "consecutive PUs in hwloc order"},
+    {"scatter", place_scatter, "packages, L3s, cores, PUs in turn"},
+    {"cores", place_cores, "a PU of every core before siblings"},
+    {"smt", place_smt, "both SMT siblings, core by core"},
+    {"same-l3", place_same_l3, "one L3 domain, one PU per core first"},
+    {"cross-l3", place_cross_l3, "one package, alternating L3s"},
+    {"cross-socket", place_cross_socket, "alternating packages"},
+    {NULL, NULL, NULL},
+};
+
+const struct topo_policy *topo_policy_find(const char *name)
+{
+	for (const struct topo_policy *p = topo_policies; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+/* policy_names - "compact, scatter, ..." into @buf. */
+static void policy_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct topo_policy *p = topo_policies; p->name && used < len; p++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 p == topo_policies ? "" : ", ", p->name);
+}
+
+const char *topo_policy_usage(void)
+{
+	static char text[2048];
+	size_t used = 0;
+
+	if (text[0])
+		return text;
+	for (const struct topo_policy *p = topo_policies; p->name && used < sizeof(text); p++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s  %-14s%s",
+					 p == topo_policies ? "" : "\n", p->name, p->help);
+	return text;
+}
+
+/* location - PUs of an hwloc location string, as hwloc-calc itself resolves it. */
+static int location(const struct topo *t, const char *loc, int *out, int max, char *err,
+		    size_t errlen)
+{
+	char *argv[10], buf[65536];
+	int argc = 0, fds[2], status, n = 0;
+	size_t used = 0;
+	ssize_t r;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	argv[argc++] = "hwloc-calc";
+	if (strcmp(t->source, "host")) {
+		int synth = !strncmp(t->source, "synthetic:", 10);
+
+		argv[argc++] = "--if";
+		argv[argc++] = synth ? "synthetic" : "xml";
+		argv[argc++] = "-i";
+		argv[argc++] = synth ? t->source + 10 : t->source;
+	}
+	argv[argc++] = "--po";
+	argv[argc++] = "-I";
+	argv[argc++] = "pu";
+	argv[argc++] = (char *)loc;
+	argv[argc] = NULL;
+	if (pipe(fds)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	status = posix_spawnp(&pid, "hwloc-calc", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (status) {
+		close(fds[0]);
+		snprintf(err, errlen, "hwloc-calc (Debian package hwloc): %s", strerror(status));
+		return -1;
+	}
+	while (used < sizeof(buf) - 1 && (r = read(fds[0], buf + used, sizeof(buf) - 1 - used)) > 0)
+		used += (size_t)r;
+	buf[used] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+
+	/* The PU list is the line of digits and commas; anything else is hwloc talking. */
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strspn(line, "0123456789,") == strlen(line)) {
+			for (char *p = line; *p && n < max;) {
+				out[n++] = (int)strtol(p, &p, 10);
+				p += *p == ',';
+			}
+		} else if (strstr(line, "invalid") || strstr(line, "could not") ||
+			   strstr(line, "ignored") || strstr(line, "failed")) {
+			snprintf(err, errlen, "hwloc: %s", line);
+			return -1;
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) || !n) {
+		snprintf(err, errlen, "hwloc-calc resolves it to no PU");
+		return -1;
+	}
+	return n;
+}
+
+int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *err, size_t errlen)
+{
+	const struct topo_policy *p = topo_policy_find(policy);
+	int npus = topo_npus_all(t), avail, ret = TOPO_OK;
+	int *all = xcalloc((size_t)npus + 1, sizeof(int));
+
+	err[0] = '\0';
+	if (p) {
+		avail = p->place(t, n, all, err, errlen);
+	} else {
+		avail = location(t, policy, all, npus, err, errlen);
+		if (avail < 0) {
+			char why[512], names[256];
+
+			snprintf(why, sizeof(why), "%s", err);
+			policy_names(names, sizeof(names));
+			snprintf(err, errlen, "neither a policy (%s) nor an hwloc location: %s",
+				 names, why);
+			ret = TOPO_UNKNOWN;
+			goto out;
+		}
+	}
+	if (n < 1 || n > avail) {
+		if (!err[0] || avail)
+			snprintf(err, errlen, "%d threads need %d PUs (%s %s offers %d)", n, n,
+				 p ? "policy" : "location", policy, avail);
+		ret = TOPO_NOFIT;
+		goto out;
+	}
+	memcpy(pus, all, (size_t)n * sizeof(*pus));
+out:
+	free(all);
+	return ret;
+}
