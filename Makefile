@@ -3,14 +3,18 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps configure build run test test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime configure build run test test-lab test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
+# deps: everything (tests, fuzzing, packages); deps-runtime: building and running only.
 deps:
 	@./scripts/install-deps
 
-configure: deps
+deps-runtime:
+	@./scripts/install-deps --runtime
+
+configure: deps-runtime
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 build: configure
@@ -26,8 +30,13 @@ run: build
 		else echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; fi; \
 	fi; exit $$status
 
-test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+# ctest without the lab tests (label "lab": ssh fan-out, Slurm, install-deps, packages),
+# which test-lab runs (once: not under ASan/TSan).
+test: deps build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE lab
+
+test-lab: deps build
+	cd $(BUILD) && ctest --output-on-failure -L lab
 
 # The whole ctest suite under ASan+UBSan, and under TSan (separate build directories).
 test-asan: deps
@@ -35,13 +44,13 @@ test-asan: deps
 		-DPCBENCH_SANITIZE=address,undefined >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) -LE lab
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
-		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure -j $(JOBS)
+		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure -j $(JOBS) -LE lab
 
 # Every libFuzzer target for 20 s (FUZZ_SECONDS) under ASan+UBSan, built with clang.
 FUZZ_SECONDS ?= 20

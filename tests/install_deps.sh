@@ -1,0 +1,72 @@
+#!/bin/sh
+# install_deps.sh SRCDIR - scripts/install-deps against fixture os-release files (Debian 12,
+# Ubuntu 24.04, Fedora 41, Rocky 9, an unknown one) through PCBENCH_SYSROOT, with stub
+# dpkg-query/rpm (nothing installed) and stub apt-get/dnf/id on PATH that log what would
+# run: the exact install commands, runtime and full, and the CRB/EPEL notes on Rocky.
+set -u
+src=$1
+deps=$src/scripts/install-deps
+fx=$src/tests/fixtures/os-release
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+mkdir "$tmp/bin"
+for t in dpkg-query rpm; do printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/$t"; done
+for t in apt-get dnf; do printf '#!/bin/sh\necho "%s $*" >>"$LOG"\n' "$t" >"$tmp/bin/$t"; done
+printf '#!/bin/sh\necho 0\n' >"$tmp/bin/id"
+chmod +x "$tmp/bin/"*
+export LOG="$tmp/log"
+PATH="$tmp/bin:$PATH"
+
+expect() { # expect NAME WANT GOT
+	[ "$2" = "$3" ] || { printf 'FAIL: %s\n want: %s\n got:  %s\n' "$1" "$2" "$3"; fail=1; }
+}
+apt_rt="apt-get install -y --no-install-recommends cmake make gcc g++ pkg-config git libbenchmark-dev hwloc libhwloc-dev libpfm4-dev libjansson-dev"
+dnf_rt="dnf install -y cmake make gcc gcc-c++ pkgconf-pkg-config git google-benchmark-devel hwloc hwloc-devel libpfm-devel jansson-devel"
+apt_full="$apt_rt gnuplot-nox dwarves clang libclang-rt-dev libbpf-dev linux-perf parallel openssh-server openssh-client rpm help2man bash-completion slurm-wlm munge"
+dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt libbpf-devel perf parallel openssh-server openssh-clients rpm-build help2man bash-completion slurm-slurmctld slurm-slurmd munge"
+
+for os in debian12 ubuntu2404; do
+	expect "$os --runtime --print" "$apt_rt" "$(PCBENCH_SYSROOT=$fx/$os $deps --runtime --print)"
+	expect "$os --print" "$apt_full" "$(PCBENCH_SYSROOT=$fx/$os $deps --print)"
+done
+expect "fedora41 --runtime --print" "$dnf_rt" \
+	"$(PCBENCH_SYSROOT=$fx/fedora41 $deps --runtime --print)"
+expect "fedora41 --print" "$dnf_full" "$(PCBENCH_SYSROOT=$fx/fedora41 $deps --print)"
+expect "rocky9 --runtime --print" "# needs EPEL: dnf install -y epel-release
+# needs CRB: dnf config-manager --set-enabled crb
+$dnf_rt" "$(PCBENCH_SYSROOT=$fx/rocky9 $deps --runtime --print)"
+
+# As root (stub id): the commands that run.
+rm -f "$LOG"
+PCBENCH_SYSROOT=$fx/debian12 $deps --runtime 2>/dev/null || { echo "FAIL: debian12 install"; fail=1; }
+expect "debian12 install" "apt-get update -qq
+apt-get install -y -qq --no-install-recommends ${apt_rt#apt-get install -y --no-install-recommends }" "$(cat "$LOG")"
+rm -f "$LOG"
+PCBENCH_SYSROOT=$fx/rocky9 $deps --runtime >/dev/null 2>&1 || { echo "FAIL: rocky9 install"; fail=1; }
+expect "rocky9 install" "dnf config-manager --set-enabled crb
+dnf install -y epel-release
+$dnf_rt" "$(cat "$LOG")"
+
+# --no-install only checks: exit 1, nothing run.
+rm -f "$LOG"
+PCBENCH_SYSROOT=$fx/fedora41 $deps --no-install --runtime 2>"$tmp/err"
+expect "--no-install exit" 1 $?
+[ ! -e "$LOG" ] || { echo "FAIL: --no-install ran $(cat "$LOG")"; fail=1; }
+grep -q "missing dnf packages: cmake" "$tmp/err" || { echo "FAIL: --no-install message"; fail=1; }
+
+# Everything installed: silent, exit 0.
+printf '#!/bin/sh\necho "install ok installed"\n' >"$tmp/bin/dpkg-query"
+out=$(PCBENCH_SYSROOT=$fx/debian12 $deps 2>&1)
+expect "all installed: exit" 0 $?
+expect "all installed: output" "" "$out"
+
+# An unknown distribution: exit 2 and the list of what is needed.
+PCBENCH_SYSROOT=$fx/unknown $deps --runtime >/dev/null 2>"$tmp/err"
+expect "unknown exit" 2 $?
+grep -q "unknown distribution \"Plan 9 from Bell Labs\"" "$tmp/err" &&
+	grep -q "libhwloc-dev" "$tmp/err" || { echo "FAIL: unknown message"; cat "$tmp/err"; fail=1; }
+$deps --bogus >/dev/null 2>&1
+expect "bad option exit" 2 $?
+[ $fail -eq 0 ] && echo "install_deps: ok"
+exit $fail
