@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* recipe.c - the probe scenario's recipe parser, binder and thread assignment (recipe.h). */
 #include "recipe.h"
+#include "num.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,13 +87,7 @@ static int valid_ref(const char *s)
 /* A signed decimal or 0x hex number that fits a long. */
 static int parse_value(const char *s, long *out)
 {
-	char *end;
-
-	if (!*s)
-		return -1;
-	errno = 0;
-	*out = strtol(s, &end, 0);
-	return errno || *end || end == s || isspace((unsigned char)*s) || *s == '+' ? -1 : 0;
+	return num_long(s, 0, LONG_MIN, LONG_MAX, out);
 }
 
 static int find_role(const struct recipe *r, const char *name)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* main.c - the command table: dispatch, --help, `pcbench help` and --version from its rows. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "context.h"
 #include "opt.h"
+#include "outfile.h"
 #include "util.h"
 
 static int help_main(int argc, char **argv);
@@ -106,6 +108,9 @@ int main(int argc, char **argv)
 {
 	const struct command *c = argc > 1 ? command_find(argv[1]) : NULL;
 
+	/* Every report ends with a checked stdout: a lost write is exit 1, never success. */
+	outfile_stdout_init();
+	atexit(outfile_check_stdout);
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		opt_usage(stdout, &measure_help);
 		printf("\n");

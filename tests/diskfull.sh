@@ -27,4 +27,38 @@ grep -Eq "write: $tmp/run/results\.(csv|jsonl): File too large" "$tmp/err" ||
 "$pcbench" compare "$tmp/run" --format csv >/dev/null 2>"$tmp/cmp" ||
 	{ echo "FAIL: results.csv does not parse:"; cat "$tmp/cmp"; fail=1; }
 echo "write failure after $rows whole rows: exit $rc"
+
+# expect_fail NAME PATH CMD... - CMD exits 1 and says "pcbench: PATH: ...".
+expect_fail() {
+	name=$1 path=$2
+	shift 2
+	"$@" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] || { echo "FAIL: $name: exit $rc, want 1"; cat "$tmp/err"; fail=1; }
+	grep -q "^pcbench: $path: " "$tmp/err" ||
+		{ echo "FAIL: $name: no message naming $path:"; cat "$tmp/err"; fail=1; }
+	echo "$name: exit $rc: $(head -n 1 "$tmp/err")"
+}
+# A layout import larger than the 8 KiB limit: -o leaves no file, stdout says EFBIG.
+awk 'BEGIN { print "struct big {"; for (i = 0; i < 400; i++) printf "\tlong int f%d; /* %6d 8 */\n", i, 8 * i;
+	print "\t/* size: 3200, cachelines: 50, members: 400 */"; print "};" }' >"$tmp/big.txt"
+limited() { (
+	trap '' XFSZ
+	ulimit -f 16 # 8 KiB
+	exec "$@"
+); }
+expect_fail "layout import -o" "$tmp/big.layout" limited "$pcbench" layout import "$tmp/big.txt" \
+	-o "$tmp/big.layout"
+[ ! -e "$tmp/big.layout" ] || { echo "FAIL: layout import -o left a cut file"; fail=1; }
+ls "$tmp" | grep -q 'big.layout.' && { echo "FAIL: a temp file is left"; fail=1; }
+expect_fail "layout import >file" "$tmp/big2.layout" limited sh -c \
+	'exec "$0" layout import "$1" >"$2"' "$pcbench" "$tmp/big.txt" "$tmp/big2.layout"
+lines=$("$pcbench" --list | wc -l)
+expect_fail "--list >/dev/full" /dev/full sh -c 'exec "$0" --list >/dev/full' "$pcbench"
+if [ -w /proc/version ] || [ "$(id -u)" = 0 ]; then
+	expect_fail "--list >/proc/version" /proc/version sh -c \
+		'exec "$0" --list >/proc/version' "$pcbench"
+fi
+expect_fail "help >/dev/full" /dev/full sh -c 'exec "$0" help measure >/dev/full' "$pcbench"
+[ "$lines" -gt 0 ] || { echo "FAIL: --list printed nothing"; fail=1; }
 exit $fail

@@ -20,6 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strbuf.h"
+#include "util.h"
+
 struct csv_writer {
 	FILE *f;
 	char *path;
@@ -28,65 +31,6 @@ struct csv_writer {
 	char *buf;  /* line being built */
 	size_t cap;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-/* A growable byte buffer; on allocation failure ->oom is set and appends are dropped. */
-struct sbuf {
-	char *p;
-	size_t len, cap;
-	int oom;
-};
-
-static int sbuf_reserve(struct sbuf *b, size_t extra)
-{
-	size_t cap;
-	char *p;
-
-	if (b->oom)
-		return -1;
-	if (extra <= b->cap - b->len)
-		return 0;
-	if (extra > SIZE_MAX / 2 - b->len)
-		goto fail;
-	cap = b->cap ? b->cap : 64;
-	while (cap - b->len < extra)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p)
-		goto fail;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-fail:
-	b->oom = 1;
-	return -1;
-}
-
-static void sbuf_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (!n || sbuf_reserve(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-static void sbuf_addc(struct sbuf *b, char c)
-{
-	sbuf_add(b, &c, 1);
-}
 
 /* ---- writer ---- */
 
@@ -98,33 +42,33 @@ static int needs_quotes(const char *s)
 /* Build "v0,v1,...\n" into w->buf; returns its length, or -1 with errno ENOMEM. */
 static long build_line(struct csv_writer *w, const char *const *vals)
 {
-	struct sbuf b = {w->buf, 0, w->cap, 0};
+	struct sb b = {w->buf, 0, w->cap};
 
 	for (int i = 0; i < w->ncols; i++) {
 		const char *v = vals[i] ? vals[i] : "";
 
 		if (i)
-			sbuf_addc(&b, ',');
+			sb_addc(&b, ',');
 		if (!needs_quotes(v)) {
-			sbuf_add(&b, v, strlen(v));
+			sb_add(&b, v, strlen(v));
 			continue;
 		}
-		sbuf_addc(&b, '"');
+		sb_addc(&b, '"');
 		for (; *v; v++) {
 			if (*v == '"')
-				sbuf_addc(&b, '"');
-			sbuf_addc(&b, *v);
+				sb_addc(&b, '"');
+			sb_addc(&b, *v);
 		}
-		sbuf_addc(&b, '"');
+		sb_addc(&b, '"');
 	}
-	sbuf_addc(&b, '\n');
+	sb_addc(&b, '\n');
 	w->buf = b.p;
 	w->cap = b.cap;
-	if (b.oom || b.len > LONG_MAX) {
+	if (b.n > LONG_MAX) {
 		errno = ENOMEM;
 		return -1;
 	}
-	return (long)b.len;
+	return (long)b.n;
 }
 
 int csv_write_row(struct csv_writer *w, const char *const *vals)
@@ -193,7 +137,7 @@ int csv_close(struct csv_writer *w)
  */
 static struct csv_table *read_header(const char *path, char *err, size_t errlen)
 {
-	struct sbuf b = {0};
+	struct sb b = {0};
 	struct csv_table *t = NULL;
 	int fd, inq = 0, done = 0;
 	size_t scan = 0;
@@ -215,22 +159,18 @@ static struct csv_table *read_header(const char *path, char *err, size_t errlen)
 		}
 		if (n == 0)
 			break;
-		sbuf_add(&b, chunk, (size_t)n);
-		if (b.oom) {
-			set_err(err, errlen, "%s: %s", path, strerror(ENOMEM));
-			goto out;
-		}
-		for (; scan < b.len; scan++) {
+		sb_add(&b, chunk, (size_t)n);
+		for (; scan < b.n; scan++) {
 			if (b.p[scan] == '"') {
 				inq = !inq;
 			} else if (b.p[scan] == '\n' && !inq) {
-				b.len = scan + 1;
+				b.n = scan + 1;
 				done = 1;
 				break;
 			}
 		}
 	}
-	t = csv_parse(b.p ? b.p : "", b.len, path, err, errlen);
+	t = csv_parse(b.p ? b.p : "", b.n, path, err, errlen);
 out:
 	close(fd);
 	free(b.p);
@@ -363,7 +303,7 @@ struct parser {
 	const char *source;
 	char *err;
 	size_t errlen;
-	struct sbuf cell;
+	struct sb cell;
 	char **cells; /* the record being parsed */
 	int ncells, capcells;
 };
@@ -399,14 +339,14 @@ static int push_cell(struct parser *p)
 		p->cells = n;
 		p->capcells = cap;
 	}
-	c = malloc(p->cell.len + 1);
+	c = malloc(p->cell.n + 1);
 	if (!c)
 		return parse_oom(p);
-	if (p->cell.len)
-		memcpy(c, p->cell.p, p->cell.len);
-	c[p->cell.len] = '\0';
+	if (p->cell.n)
+		memcpy(c, p->cell.p, p->cell.n);
+	c[p->cell.n] = '\0';
 	p->cells[p->ncells++] = c;
-	p->cell.len = 0;
+	p->cell.n = 0;
 	return 0;
 }
 
@@ -433,7 +373,7 @@ static int parse_record(struct parser *p)
 				}
 				if (s[p->pos] == '"') {
 					if (p->pos + 1 < p->len && s[p->pos + 1] == '"') {
-						sbuf_addc(&p->cell, '"');
+						sb_addc(&p->cell, '"');
 						p->pos += 2;
 						continue;
 					}
@@ -444,7 +384,7 @@ static int parse_record(struct parser *p)
 					p->line++;
 				else if (s[p->pos] == '\0')
 					goto nul;
-				sbuf_addc(&p->cell, s[p->pos++]);
+				sb_addc(&p->cell, s[p->pos++]);
 			}
 			if (p->pos < p->len && s[p->pos] != ',' && s[p->pos] != '\n' &&
 			    !(s[p->pos] == '\r' && p->pos + 1 < p->len && s[p->pos + 1] == '\n')) {
@@ -476,10 +416,8 @@ static int parse_record(struct parser *p)
 				if (c == '\0')
 					goto nul;
 			}
-			sbuf_add(&p->cell, s + start, p->pos - start);
+			sb_add(&p->cell, s + start, p->pos - start);
 		}
-		if (p->cell.oom)
-			return parse_oom(p);
 		if (push_cell(p))
 			return -1;
 		if (p->pos >= p->len)
@@ -565,7 +503,7 @@ fail:
 
 struct csv_table *csv_read_file(const char *path, char *err, size_t errlen)
 {
-	struct sbuf b = {0};
+	struct sb b = {0};
 	struct csv_table *t;
 	FILE *f;
 
@@ -577,12 +515,9 @@ struct csv_table *csv_read_file(const char *path, char *err, size_t errlen)
 	for (;;) {
 		size_t n;
 
-		if (sbuf_reserve(&b, 65536)) {
-			set_err(err, errlen, "%s: %s", path, strerror(ENOMEM));
-			goto fail;
-		}
-		n = fread(b.p + b.len, 1, b.cap - b.len, f);
-		b.len += n;
+		sb_grow(&b, 65536);
+		n = fread(b.p + b.n, 1, b.cap - b.n - 1, f);
+		b.n += n;
 		if (n == 0)
 			break;
 	}
@@ -591,7 +526,7 @@ struct csv_table *csv_read_file(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	fclose(f);
-	t = csv_parse(b.p, b.len, path, err, errlen);
+	t = csv_parse(b.p, b.n, path, err, errlen);
 	free(b.p);
 	return t;
 fail:

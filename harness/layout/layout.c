@@ -37,6 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
+#include "strbuf.h"
+#include "util.h"
+
 #define LAYOUT_NUM_MAX 0xffffffffUL
 #define LAYOUT_FILE_MAX (1UL << 20)
 #define LAYOUT_MAX_TOKENS 6
@@ -73,20 +77,6 @@ static void fail(struct parser *p, int line, const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 }
 
@@ -132,32 +122,12 @@ static int valid_layout_name(const char *s)
 /* Decimal or 0x hex, no sign, at most LAYOUT_NUM_MAX. Returns 0 on success. */
 static int parse_num(const char *s, size_t *out)
 {
-	unsigned long v = 0;
-	unsigned int base = 10;
-	int digits = 0;
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	long v;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	for (; *s; s++, digits++) {
-		unsigned int d;
-
-		if (is_digit(*s))
-			d = (unsigned int)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned int)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned int)(*s - 'A' + 10);
-		else
-			return -1;
-		v = v * base + d;
-		if (v > LAYOUT_NUM_MAX)
-			return -1;
-	}
-	if (!digits)
+	if (num_long(s, hex ? 16 : 10, 0, (long)LAYOUT_NUM_MAX, &v))
 		return -1;
-	*out = v;
+	*out = (size_t)v;
 	return 0;
 }
 
@@ -807,52 +777,9 @@ const char *layout_kind_name(const struct layout *l, const struct layout_field *
 	return "?";
 }
 
-/* A growing string for layout_to_text. */
-struct strbuf {
-	char *s;
-	size_t len, cap;
-	int oom;
-};
-
-static void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct strbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = 1;
-			return;
-		}
-		if (b->s && b->len + (size_t)n < b->cap) {
-			b->len += (size_t)n;
-			return;
-		}
-		size_t cap = b->cap ? b->cap : 1024;
-		char *ns;
-
-		while (cap <= b->len + (size_t)n)
-			cap *= 2;
-		ns = realloc(b->s, cap);
-		if (!ns) {
-			b->oom = 1;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-}
-
 char *layout_to_text(const struct layout *l)
 {
-	struct strbuf b = {0};
+	struct sb b = {0};
 
 	if (!l)
 		return NULL;
@@ -879,11 +806,7 @@ char *layout_to_text(const struct layout *l)
 		}
 		sb_printf(&b, "end\n");
 	}
-	if (b.oom) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return b.p ? b.p : xstrdup("");
 }
 
 struct leaf_list {

@@ -35,6 +35,8 @@
 #include "commands.h"
 #include "harness.h"
 #include "layout.h"
+#include "num.h"
+#include "outfile.h"
 #include "pahole.h"
 
 extern char **environ;
@@ -135,19 +137,6 @@ const struct cmd_help layout_help = {
 	"recipe=my.recipe\n",
     .subs = (const struct cmd_help *const[]){&import_help, &show_help, NULL},
 };
-
-static int parse_count(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 /* read_stream - all of @f into a new '\0'-terminated buffer, or NULL with @err. */
 static char *read_stream(FILE *f, const char *name, char *err, size_t errlen)
@@ -340,21 +329,10 @@ fail:
 	return NULL;
 }
 
+/* write_out - @text to @path (NULL or "-": stdout, checked at exit); 1 on a write error. */
 static int write_out(const char *path, const char *text)
 {
-	FILE *f;
-
-	if (!path || !strcmp(path, "-")) {
-		fputs(text, stdout);
-		return fflush(stdout) ? err2("standard output: %s", strerror(errno)) : 0;
-	}
-	f = fopen(path, "w");
-	if (!f)
-		return err2("-o: %s: %s", path, strerror(errno));
-	fputs(text, f);
-	if (fclose(f))
-		return err2("-o: %s: %s", path, strerror(errno));
-	return 0;
+	return outfile_write_all(path ? path : "-", text, strlen(text)) ? 1 : 0;
 }
 
 static int cmd_import(int argc, char **argv)
@@ -1101,20 +1079,20 @@ static int cmd_show(int argc, char **argv)
 			so.params[so.nparams++] = optarg;
 			break;
 		case 't':
-			if (parse_count(optarg, 1, MAX_VTHREADS, &so.threads))
+			if (num_long(optarg, 10, 1, MAX_VTHREADS, &so.threads))
 				return err2("show: --threads: %s: expected 1..%d", optarg,
 					    MAX_VTHREADS);
 			break;
 		case O_OPS:
-			if (parse_count(optarg, 1, 10000000, &so.ops))
+			if (num_long(optarg, 10, 1, 10000000, &so.ops))
 				return err2("show: --ops: %s: expected 1..10000000", optarg);
 			break;
 		case O_WARMUP:
-			if (parse_count(optarg, 0, 10000000, &so.warmup))
+			if (num_long(optarg, 10, 0, 10000000, &so.warmup))
 				return err2("show: --warmup: %s: expected 0..10000000", optarg);
 			break;
 		case O_LINE:
-			if (parse_count(optarg, 8, 4096, &so.line) || (so.line & (so.line - 1)))
+			if (num_long(optarg, 10, 8, 4096, &so.line) || (so.line & (so.line - 1)))
 				return err2(
 				    "show: --line-size: %s: expected a power of two in 8..4096",
 				    optarg);
@@ -1170,8 +1148,6 @@ static int cmd_show(int argc, char **argv)
 			free(lv);
 		}
 	}
-	if (!rc && fflush(stdout))
-		rc = err2("standard output: %s", strerror(errno));
 	layout_free(l);
 	return rc;
 }

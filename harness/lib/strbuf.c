@@ -3,21 +3,34 @@
 #include "strbuf.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-void sb_add(struct sb *b, const char *s, size_t len)
+void sb_grow(struct sb *b, size_t extra)
 {
-	if (b->n + len + 1 > b->cap) {
-		b->cap = (b->n + len + 1) * 2;
+	if (extra >= SIZE_MAX / 2 - b->n)
+		usage_error("memory", "string", "out of memory");
+	if (b->n + extra + 1 > b->cap) {
+		b->cap = (b->n + extra + 1) * 2;
 		b->p = xrealloc(b->p, b->cap);
 	}
+}
+
+void sb_add(struct sb *b, const char *s, size_t len)
+{
+	sb_grow(b, len);
 	memcpy(b->p + b->n, s, len);
 	b->n += len;
 	b->p[b->n] = '\0';
+}
+
+void sb_addc(struct sb *b, char c)
+{
+	sb_add(b, &c, 1);
 }
 
 void sb_printf(struct sb *b, const char *fmt, ...)

@@ -16,6 +16,10 @@ struct sb {
 
 /* sb_add - append @len bytes of @s. */
 void sb_add(struct sb *b, const char *s, size_t len);
+/* sb_grow - room for @extra more bytes and a NUL after ->n (for read() into ->p + ->n). */
+void sb_grow(struct sb *b, size_t extra);
+/* sb_addc - append one byte. */
+void sb_addc(struct sb *b, char c);
 /* sb_printf - append printf-formatted text. */
 void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* sb_str - the text so far ("" when empty, never NULL). */

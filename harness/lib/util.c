@@ -50,6 +50,21 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 	_exit(2);
 }
 
+void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (err && errlen)
+		vsnprintf(err, errlen, fmt, ap);
+}
+
+void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vset_err(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);

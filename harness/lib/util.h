@@ -3,6 +3,7 @@
 #ifndef PCBENCH_UTIL_H
 #define PCBENCH_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,14 @@ void fmt_double(char *buf, size_t len, double v);
  */
 void usage_error(const char *what, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
+
+/*
+ * set_err - the one way a function reports why it failed: a formatted reason into the
+ * caller's @err buffer of @errlen bytes (NULL or 0: nothing), returned as -1 by the caller.
+ */
+void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 /* xmalloc/xcalloc/xstrdup - allocation that exits 2 with a message on failure. */
 void *xmalloc(size_t n);

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "model.h"
 #include "plan.h"
+#include "num.h"
 #include "util.h"
 
 #define STACK_SIZE (256 * 1024)
@@ -154,19 +155,6 @@ void model_opts_default(struct model_opts *o)
 	*o = (struct model_opts){MODEL_RANDOM, 1, 2000, 200, 64};
 }
 
-static int parse_num(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (long)v;
-	return 0;
-}
-
 int model_opt_set(struct model_opts *o, const char *name, const char *value, char *err,
 		  size_t errlen)
 {
@@ -183,12 +171,9 @@ int model_opt_set(struct model_opts *o, const char *name, const char *value, cha
 		return -1;
 	}
 	if (!strcmp(name, "seed")) {
-		char *end;
-		unsigned long long s;
+		uint64_t s;
 
-		errno = 0;
-		s = strtoull(value, &end, 0);
-		if (errno || end == value || *end || value[0] == '-') {
+		if (num_u64(value, &s)) {
 			snprintf(err, errlen, "expected an unsigned 64-bit integer");
 			return -1;
 		}
@@ -198,7 +183,7 @@ int model_opt_set(struct model_opts *o, const char *name, const char *value, cha
 	if (!strcmp(name, "ops") || !strcmp(name, "warmup")) {
 		int ops = name[0] == 'o';
 
-		if (parse_num(value, ops, 100000000, &v)) {
+		if (num_long(value, 10, ops, 100000000, &v)) {
 			snprintf(err, errlen, "expected an integer in [%d, 100000000]", ops);
 			return -1;
 		}
@@ -206,7 +191,7 @@ int model_opt_set(struct model_opts *o, const char *name, const char *value, cha
 		return 0;
 	}
 	if (!strcmp(name, "line-size")) {
-		if (parse_num(value, 8, 4096, &v) || (v & (v - 1))) {
+		if (num_long(value, 10, 8, 4096, &v) || (v & (v - 1))) {
 			snprintf(err, errlen, "expected a power of two in [8, 4096]");
 			return -1;
 		}
@@ -1290,7 +1275,7 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 		case O_LINES:
 			if (!strcmp(optarg, "all"))
 				o->lines = -1;
-			else if (parse_num(optarg, 0, INT_MAX, &v))
+			else if (num_long(optarg, 10, 0, INT_MAX, &v))
 				usage_error("--lines", optarg, "expected a count or all");
 			else
 				o->lines = (int)v;

@@ -33,6 +33,7 @@
 #endif
 
 #include "pmu.h"
+#include "strbuf.h"
 #include "util.h"
 
 #include "pmu_events.h"
@@ -519,45 +520,26 @@ static void add_auto(struct pmu_set *s)
 	}
 }
 
-/* sb_add - append to a growing string. */
-static void sb_add(char **buf, size_t *len, size_t *cap, const char *a, const char *b)
-{
-	size_t need = *len + strlen(a) + strlen(b) + 1;
-
-	if (need > *cap) {
-		char *bigger;
-
-		while (need > *cap)
-			*cap = *cap ? 2 * *cap : 64;
-		bigger = xmalloc(*cap);
-		memcpy(bigger, *buf ? *buf : "", *len + 1);
-		free(*buf);
-		*buf = bigger;
-	}
-	*len += (size_t)sprintf(*buf + *len, "%s%s", a, b);
-}
-
 /* build_note - "a,b: why; c: why2" over the absent events, grouped by reason. */
 static void build_note(struct pmu_set *s)
 {
-	char *note = NULL, *done = xcalloc((size_t)s->n + 1, 1);
-	size_t len = 0, cap = 0;
+	struct sb note = {0};
+	char *done = xcalloc((size_t)s->n + 1, 1);
 
-	sb_add(&note, &len, &cap, "", "");
 	for (int i = 0; i < s->n; i++) {
 		if (s->ev[i].ok || done[i])
 			continue;
-		sb_add(&note, &len, &cap, len ? "; " : "", s->ev[i].name);
+		sb_printf(&note, "%s%s", note.n ? "; " : "", s->ev[i].name);
 		for (int j = i + 1; j < s->n; j++) {
 			if (!s->ev[j].ok && !done[j] && !strcmp(s->ev[j].why, s->ev[i].why)) {
-				sb_add(&note, &len, &cap, ",", s->ev[j].name);
+				sb_printf(&note, ",%s", s->ev[j].name);
 				done[j] = 1;
 			}
 		}
-		sb_add(&note, &len, &cap, ": ", s->ev[i].why);
+		sb_printf(&note, ": %s", s->ev[i].why);
 	}
 	free(done);
-	s->note = note;
+	s->note = note.p ? note.p : xstrdup("");
 }
 
 static void unknown_event(const char *tok, char *err, size_t errlen)

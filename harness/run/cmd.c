@@ -15,6 +15,7 @@
 #include "opt.h"
 #include "pmu_events.h"
 #include "run.h"
+#include "num.h"
 #include "util.h"
 
 struct run run;
@@ -229,26 +230,20 @@ static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 
 static double parse_seconds(const char *s)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0.001 && v <= 3600))
+	if (num_double(s, 0.001, 3600, &v))
 		usage_error("--time", s, "expected seconds in [0.001, 3600]");
 	return v;
 }
 
 static int parse_reps(const char *s)
 {
-	char *end;
-	long v;
+	int v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > 1000)
+	if (num_int(s, 10, 1, 1000, &v))
 		usage_error("--repetitions", s, "expected an integer in [1, 1000]");
-	return (int)v;
+	return v;
 }
 
 /* add_param - an option that stands for --param NAME=VALUE. */

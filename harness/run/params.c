@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* params.c - scenario parameters: resolution, validation, and the scenario-side accessors. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "num.h"
 #include "util.h"
 
 struct bench_cfg {
@@ -24,7 +26,7 @@ void bench_error(char *err, size_t errlen, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	vset_err(err, errlen, fmt, ap); /* the scenarios' name for set_err */
 	va_end(ap);
 }
 
@@ -34,15 +36,6 @@ static int param_index(const struct scenario *sc, const char *name, size_t len)
 		if (strlen(sc->params[i].name) == len && !strncmp(sc->params[i].name, name, len))
 			return i;
 	return -1;
-}
-
-static int parse_long(const char *s, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(s, &end, 0);
-	return errno || end == s || *end;
 }
 
 /* apply - apply "k=v k=v" to @values; unknown keys are errors unless @ignore_unknown. */
@@ -88,7 +81,7 @@ static int validate(const struct bench_param *pd, const char *v, char *err, size
 	long x;
 
 	if (pd->choices == NULL) {
-		if (parse_long(v, &x) || x < pd->min || x > pd->max) {
+		if (num_long(v, 0, pd->min, pd->max, &x)) {
 			bench_error(err, errlen, "%s: %s: expected an integer in [%ld, %ld]",
 				    pd->name, v, pd->min, pd->max);
 			return -1;
@@ -190,7 +183,7 @@ long bench_long(const struct bench_cfg *cfg, const char *name)
 {
 	long x = 0;
 
-	parse_long(bench_str(cfg, name), &x);
+	num_long(bench_str(cfg, name), 0, LONG_MIN, LONG_MAX, &x);
 	return x;
 }
 

@@ -7,26 +7,20 @@
 
 #include "plan.h"
 #include "topology.h"
+#include "num.h"
 #include "util.h"
 
 const char *const status_names[] = {"ok", "error", "skipped"};
 
 static int parse_count(const char *s, size_t len, int max, int *out)
 {
-	char buf[32], *end;
 	long v;
 
 	if (len == 3 && !strncmp(s, "max", 3)) {
 		*out = max;
 		return 0;
 	}
-	if (len == 0 || len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || *end || end == buf || v < 1 || v > 1 << 20)
+	if (num_longn(s, len, 10, 1, 1 << 20, &v))
 		return -1;
 	*out = (int)v;
 	return 0;

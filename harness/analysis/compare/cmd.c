@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "num.h"
 #include "opt.h"
 /* Long-only options. */
 enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI };
@@ -60,12 +61,9 @@ const struct cmd_help compare_help = {
 
 static double parse_double(const char *opt, const char *s, double lo, double hi, int open_lo)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(open_lo ? v > lo : v >= lo) || !(v < hi))
+	if (num_double(s, lo, hi, &v) || (open_lo && v == lo) || v == hi)
 		usage_error(opt, s, "expected a number in %s%g, %g)", open_lo ? "(" : "[", lo, hi);
 	return v;
 }

@@ -3,11 +3,13 @@
  * group.c - compare: every row to its side, group, entry and cell; the base of each
  * scenario; the blocks (what one table shows) in the scenarios' order; keys not compared.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
 #include "harness.h"
+#include "num.h"
 
 /* ---- building sides, groups, entries and cells ---- */
 
@@ -116,7 +118,6 @@ static int group_of(struct compare *c, int ri, int row)
 	g = cmp_map_get(&c->gmap, key);
 	if (g < 0) {
 		struct group *gr;
-		char *end;
 
 		g = c->ngroups;
 		c->groups = xrealloc(c->groups, (size_t)(g + 1) * sizeof(*c->groups));
@@ -127,8 +128,7 @@ static int group_of(struct compare *c, int ri, int row)
 		gr->threads = xstrdup(th);
 		gr->home = xstrdup(home);
 		gr->host = xstrdup(host);
-		gr->nthreads = strtol(th, &end, 10);
-		if (end == th || *end)
+		if (num_long(th, 10, LONG_MIN, LONG_MAX, &gr->nthreads))
 			usage_error("RUN", r->csv_path, "line %d: threads \"%s\" is not an integer",
 				    row + 2, th);
 		gr->sc_rank = scenario_rank(c, sc);

@@ -9,18 +9,16 @@
 #include <string.h>
 
 #include "compare.h"
+#include "num.h"
 
 /* ---- statistics ---- */
 
 static double parse_num(const struct run *r, int row, int col)
 {
 	const char *s = r->t->rows[row][col];
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end || errno || isnan(v))
+	if (num_double(s, -INFINITY, INFINITY, &v))
 		usage_error("RUN", r->csv_path, "line %d: column %s: \"%s\" is not a number",
 			    row + 2, r->t->header[col], s);
 	return v;

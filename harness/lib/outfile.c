@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+#include "outfile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/*
+ * A sink is a file descriptor behind a stdio stream (fopencookie) that remembers the
+ * errno of the first failed write(2): stdio alone keeps only an error flag, and by the
+ * time the stream is checked errno has long been overwritten.
+ */
+struct sink {
+	int fd;
+	int err;
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct sink *s = cookie;
+	size_t done = 0;
+
+	while (done < n && !s->err) {
+		ssize_t w = write(s->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			s->err = w < 0 ? errno : EIO;
+		else
+			done += (size_t)w;
+	}
+	return (ssize_t)done; /* short: stdio sets the stream's error flag */
+}
+
+static int sink_close(void *cookie)
+{
+	struct sink *s = cookie;
+	int ret = s->fd > STDERR_FILENO ? close(s->fd) : 0;
+
+	if (ret && !s->err)
+		s->err = errno;
+	return ret;
+}
+
+static FILE *sink_open(struct sink *s, int fd)
+{
+	static const cookie_io_functions_t io = {.write = sink_write, .close = sink_close};
+
+	*s = (struct sink){.fd = fd};
+	return fopencookie(s, "w", io);
+}
+
+/* The temp files being written, for outfile_cleanup() from a signal handler. */
+#define MAX_OPEN 16
+static char *volatile open_tmp[MAX_OPEN];
+
+static void track(char *tmp, int add)
+{
+	for (int i = 0; i < MAX_OPEN; i++) {
+		if (add ? !open_tmp[i] : open_tmp[i] == tmp) {
+			open_tmp[i] = add ? tmp : NULL;
+			return;
+		}
+	}
+}
+
+void outfile_cleanup(void)
+{
+	for (int i = 0; i < MAX_OPEN; i++)
+		if (open_tmp[i])
+			unlink(open_tmp[i]);
+}
+
+static mode_t current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+static int fail(const char *path, int e)
+{
+	fprintf(stderr, "pcbench: %s: %s\n", path, strerror(e ? e : EIO));
+	return -1;
+}
+
+int outfile_open(struct outfile *o, const char *path)
+{
+	int fd, e;
+
+	*o = (struct outfile){0};
+	if (!strcmp(path, "-")) {
+		o->path = xstrdup(path);
+		o->f = stdout;
+		return 0;
+	}
+	o->tmp = xasprintf("%s.XXXXXX", path);
+	o->sink = xcalloc(1, sizeof(*o->sink));
+	fd = mkstemp(o->tmp);
+	if (fd >= 0 && (o->f = sink_open(o->sink, fd))) {
+		fchmod(fd, 0666 & ~current_umask());
+		o->path = xstrdup(path);
+		track(o->tmp, 1);
+		return 0;
+	}
+	e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(o->tmp);
+	}
+	free(o->tmp);
+	free(o->sink);
+	*o = (struct outfile){0};
+	/* mkstemp's error is about the directory: name the target the user gave. */
+	return fail(path, e);
+}
+
+static void release(struct outfile *o)
+{
+	if (o->tmp)
+		track(o->tmp, 0);
+	free(o->tmp);
+	free(o->path);
+	free(o->sink);
+	*o = (struct outfile){0};
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (!o->f)
+		return;
+	if (o->tmp) {
+		fclose(o->f);
+		unlink(o->tmp);
+	}
+	release(o);
+}
+
+int outfile_close(struct outfile *o)
+{
+	int e = 0, fd;
+
+	if (!o->f)
+		return -1;
+	if (!o->tmp) { /* stdout: checked (and named) at exit by outfile_check_stdout */
+		release(o);
+		return 0;
+	}
+	fd = o->sink->fd;
+	if (fflush(o->f) || ferror(o->f) || o->sink->err)
+		e = o->sink->err ? o->sink->err : EIO;
+	if (!e && fsync(fd))
+		e = errno;
+	if (fclose(o->f) && !e)
+		e = o->sink->err ? o->sink->err : EIO;
+	if (!e && rename(o->tmp, o->path))
+		e = errno;
+	if (e) {
+		unlink(o->tmp);
+		fail(o->path, e);
+	}
+	release(o);
+	return e ? -1 : 0;
+}
+
+int outfile_write_all(const char *path, const void *buf, size_t len)
+{
+	struct outfile o;
+
+	if (outfile_open(&o, path))
+		return -1;
+	fwrite(buf, 1, len, o.f);
+	return outfile_close(&o);
+}
+
+const char *outfile_name_fd(int fd, const char *fallback, char *buf, size_t len)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, len - 1);
+	if (n <= 0 || buf[0] != '/')
+		return fallback; /* a pipe or socket: "pipe:[123]" names nothing useful */
+	buf[n] = '\0';
+	return buf;
+}
+
+static struct sink stdout_sink;
+static FILE *stdio_stdout; /* C++ streams and early writers still hold this one */
+
+void outfile_stdout_init(void)
+{
+	FILE *f;
+
+	if (stdio_stdout)
+		return;
+	f = sink_open(&stdout_sink, STDOUT_FILENO);
+	if (!f)
+		return; /* out of memory at start: keep plain stdio */
+	setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	stdio_stdout = stdout;
+	stdout = f;
+}
+
+int outfile_stdout_error(void)
+{
+	return stdout_sink.err ? stdout_sink.err : ferror(stdout) ? EIO : 0;
+}
+
+void outfile_check_stdout(void)
+{
+	char buf[PATH_MAX];
+	const char *name = outfile_name_fd(STDOUT_FILENO, "stdout", buf, sizeof(buf));
+	int e = 0;
+
+	errno = 0;
+	if (stdio_stdout && (fflush(stdio_stdout) || ferror(stdio_stdout)))
+		e = errno ? errno : EIO;
+	if (fflush(stdout) || ferror(stdout) || stdout_sink.err)
+		e = stdout_sink.err ? stdout_sink.err : errno ? errno : EIO;
+	if (!e && fclose(stdout) && errno != EBADF)
+		e = stdout_sink.err ? stdout_sink.err : errno ? errno : EIO;
+	if (!e)
+		return;
+	if (e == EPIPE) { /* the reader went away: end as `ls | head` does, no message */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		_exit(1);
+	}
+	fprintf(stderr, "pcbench: %s: %s\n", name, strerror(e));
+	_exit(1);
+}

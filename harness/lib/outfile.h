@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * outfile.h - the one checked output path of the harness (docs/measuring.md, "Failed
+ * writes"). A whole file is written into a temp file next to its target ("PATH.XXXXXX"),
+ * then flushed, checked (ferror), fsync'ed, closed (checked) and renamed onto PATH: the
+ * target is either the old file or the complete new one, never a cut one. Every failure
+ * prints "pcbench: PATH: strerror" to stderr, removes the temp file and returns -1, so
+ * that the command exits 1. "-" means stdout (checked the same way, at exit).
+ *
+ * stdout itself is checked once, at exit: outfile_check_stdout() (registered by main)
+ * flushes and closes it and turns a failed or short write into exit 1, naming the file
+ * stdout was redirected to. EPIPE (a reader that went away, `pcbench ... | head`) ends
+ * quietly, as in coreutils.
+ */
+#ifndef PCBENCH_OUTFILE_H
+#define PCBENCH_OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile {
+	FILE *f;	   /* write here */
+	char *path;	   /* the target, as given */
+	char *tmp;	   /* the temp file renamed onto @path; NULL for stdout */
+	struct sink *sink; /* its descriptor and first write error */
+};
+
+/* outfile_open - start writing @path ("-": stdout). 0, or -1 after the message. */
+int outfile_open(struct outfile *o, const char *path);
+/* outfile_close - check, sync, close and rename into place. 0, or -1 after the message. */
+int outfile_close(struct outfile *o);
+/* outfile_abort - drop the temp file (the target is left as it was); no message. */
+void outfile_abort(struct outfile *o);
+
+/*
+ * outfile_cleanup - remove every temp file still open; async-signal-safe, for a signal
+ * handler that ends the process.
+ */
+void outfile_cleanup(void);
+
+/* outfile_write_all - write @len bytes of @buf to @path through the steps above. */
+int outfile_write_all(const char *path, const void *buf, size_t len);
+
+/*
+ * outfile_stdout_init - make stdout a checked stream (first thing in main): it keeps the
+ * errno of a failed write for the message at exit.
+ */
+void outfile_stdout_init(void);
+/* outfile_stdout_error - the errno of the first failed write to stdout, or 0. */
+int outfile_stdout_error(void);
+/* outfile_check_stdout - flush and close stdout; on failure message and _exit(1). */
+void outfile_check_stdout(void);
+/* outfile_name_fd - the file @fd refers to (/proc/self/fd), or @fallback. */
+const char *outfile_name_fd(int fd, const char *fallback, char *buf, size_t len);
+
+#endif
