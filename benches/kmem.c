@@ -92,6 +92,13 @@ static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 		return -1;
 	if (memcg_check_layout(l, counters, "memory, swap (memsw) and kmem", err, errlen))
 		return -1;
+	if (!strcmp(bench_str(cfg, "cgroup"), "v1") && min_pages(cfg)) {
+		bench_error(err, errlen,
+			    "min=%d with cgroup=v1: memory.min and memory.low are cgroup v2 files "
+			    "(use cgroup=v2, or min=0)",
+			    min_pages(cfg));
+		return -1;
+	}
 	if (bench_long(cfg, "preload") <= 4L * min_pages(cfg)) {
 		bench_error(err, errlen, "preload=%ld must be well above memory.low (%d pages)",
 			    bench_long(cfg, "preload"), 2 * min_pages(cfg));
@@ -146,7 +153,7 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 		memcg_init_counter(o, cg, parent, o->kmem);
 		pc_store_ptr(FIELD(cg, css_parent), parent);
 	}
-	/* The same hierarchy as page_counter: memory.min/low on L1 (0: none). */
+	/* memory.min/low on L1 as page_counter sets them (cgroup v2 only; 0: none). */
 	if (min)
 		page_counter_set_prot(o, s->cg[1] + o->memory, min, 2 * min);
 	leaf = s->cg[NLEVELS - 1];
@@ -268,12 +275,13 @@ static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const c
 	if (!l)
 		return;
 	snprintf(line, sizeof(line),
-		 "per op: %s stock charge (memory%s, batch %ld)%s%s; kmem counter walk: %s",
+		 "per op: %s stock charge (memory%s, batch %ld)%s%s; kmem counter walk: %s; "
+		 "stats_flush_threshold add: %s",
 		 v1 ? "cgroup v1" : "cgroup v2", v1 ? " and memsw = swap" : "",
 		 bench_long(cfg, "batch"),
 		 strcmp(bench_str(cfg, "kmem_stat"), "on") ? "" : ", MEMCG_KMEM stat",
 		 strcmp(bench_str(cfg, "kmem_stat"), "on") ? ", no stat" : "",
-		 counter ? "4 levels charged and uncharged" : "none");
+		 counter ? "4 levels charged and uncharged" : "none", bench_str(cfg, "flush"));
 	out(arg, line);
 	for (size_t i = 0; i < sizeof(written) / sizeof(written[0]); i++) {
 		long off = written[i] ? layout_offset(l, "mem_cgroup", written[i]) : -1;
@@ -301,25 +309,35 @@ static const struct bench_param params[] = {
      "always-xchg|cond-xchg", 0, 0},
     {"batch", "32", "MEMCG_CHARGE_BATCH in pages (64 from v6.1)", NULL, 1, 1 << 20},
     {"nr", "1", "pages per charge", NULL, 1, 1 << 20},
-    {"min", "256", "memory.min of L1 in pages, memory.low = 2 x min (0: none)", NULL, 0, 1 << 30},
+    {"min", "0",
+     "memory.min of L1 in pages, memory.low = 2 x min (0: none; cgroup v2 only, v1 has no such "
+     "files)",
+     NULL, 0, 1 << 30},
     {"preload", "65536", "pages charged to the leaf's memory (v1: memsw and kmem too) at setup",
      NULL, 1, 1L << 40},
-    {"flush", "capped",
-     "stats_flush_threshold add: capped (at num_online_cpus, v6.0) or unconditional (v5.18, "
-     "before Jul 2022)",
+    {"flush", "unconditional",
+     "memcg_rstat_updated's add to stats_flush_threshold: unconditional (a8c49af3be, v5.18 to "
+     "v5.19) or capped at num_online_cpus (873f64b791a2, v6.0)",
      "capped|unconditional", 0, 0},
     {NULL},
 };
 
+/*
+ * The seed's kernels (a8c49af3be and Yin's two experiments on it, Apr 2022) predate
+ * 873f64b791a2 (July 2022, in v6.0), so their stats_flush_threshold add is unconditional;
+ * `v6.0` is the same code with the cap. cgroup v1 has no memory.min/low: min=0 (the default).
+ */
 static const struct bench_preset presets[] = {
     {"a8c49af3be", "memcg_account_kmem: MEMCG_KMEM stat and the v1 kmem page_counter",
-     "layout=v6.0 cgroup=v1 kmem_stat=on kmem_counter=on batch=32"},
+     "layout=v6.0 cgroup=v1 kmem_stat=on kmem_counter=on batch=32 flush=unconditional min=0"},
     {"no-kmem-counter", "Yin's experiment 2: the kmem page_counter block commented out",
-     "layout=v6.0 cgroup=v1 kmem_stat=on kmem_counter=off batch=32"},
+     "layout=v6.0 cgroup=v1 kmem_stat=on kmem_counter=off batch=32 flush=unconditional min=0"},
     {"no-kmem-stat", "Yin's experiment 1: mod_memcg_state(MEMCG_KMEM) commented out",
-     "layout=v6.0 cgroup=v1 kmem_stat=off kmem_counter=on batch=32"},
+     "layout=v6.0 cgroup=v1 kmem_stat=off kmem_counter=on batch=32 flush=unconditional min=0"},
     {"v2", "cgroup v2: memory only (no memsw), no kmem page_counter",
-     "layout=v6.0 cgroup=v2 kmem_stat=on kmem_counter=off batch=32"},
+     "layout=v6.0 cgroup=v2 kmem_stat=on kmem_counter=off batch=32 flush=unconditional min=0"},
+    {"v6.0", "a8c49af3be's code with 873f64b791a2's capped stats_flush_threshold add (v6.0)",
+     "layout=v6.0 cgroup=v1 kmem_stat=on kmem_counter=on batch=32 flush=capped min=0"},
     {NULL},
 };
 

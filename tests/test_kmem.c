@@ -14,6 +14,10 @@
  *  3. the atomic inventory: `pair` touches memory/memsw never once warm, the kmem counter
  *     twice per level per op when it is on; `split` walks memory (and memsw on v1) 65 times
  *     in 1056 ops of one page (33 stock refills, 32 stock drains);
+ *  3b. the stats_flush_threshold add by hand: unconditional at a8c49af3be (one atomic add
+ *     per 33 updates, no load), capped at num_online_cpus in v6.0 (873f64b791a2);
+ *  3c. the model at 8 vCPUs, scatter, 2-socket fixtures: a8c49af3be moves more lines per op
+ *     than no-kmem-stat, and the difference is stats_flush_threshold's unconditional add;
  *  4. concurrency: THREADS threads x OPS ops of every preset and workload leave memory,
  *     memsw and kmem at their preload, and every children_*_usage equal to its child's.
  */
@@ -24,6 +28,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "model.h"
 #include "pc_ref.h"
 #include "check.h"
 #include "scenario_inst.h"
@@ -35,7 +40,6 @@
 #define OPS 50000
 #define CHUNK 1000
 #define PRELOAD 65536
-#define MIN_PAGES 256
 
 static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 enum { C_MEMORY, C_SWAP, C_KMEM, NCTR };
@@ -309,12 +313,13 @@ static void test_inventory(const char *preset, const char *workload)
 	const long ops = split ? 1056 : 64;
 	struct inst in;
 	char what[300];
-	int v1, stat, counter;
+	int v1, stat, counter, uncond;
 
 	if (open_kmem(&in, preset, workload, 1, NULL, 0, 1)) {
 		inst_close(&in);
 		return;
 	}
+	uncond = !strcmp(bench_str(in.cfg, "flush"), "unconditional");
 	v1 = !strcmp(bench_str(in.cfg, "cgroup"), "v1");
 	stat = !strcmp(bench_str(in.cfg, "kmem_stat"), "on");
 	counter = v1 && !strcmp(bench_str(in.cfg, "kmem_counter"), "on");
@@ -346,8 +351,15 @@ static void test_inventory(const char *preset, const char *workload)
 				 in.label, level_names[lv], ctr_names[c], ops);
 			CHECK_EQ(what, tr.rmw[c][lv], exp);
 		}
-	snprintf(what, sizeof(what), "%s: stats_flush_threshold loads in %ld ops", in.label, ops);
-	if (stat)
+	snprintf(what, sizeof(what), "%s: stats_flush_threshold %s in %ld ops", in.label,
+		 uncond ? "adds (no load)" : "loads", ops);
+	if (stat && uncond)
+		CHECK(tr.thresh_ops[PC_OP_LOAD] == 0 &&
+			  tr.thresh_ops[PC_OP_ADD] >= 2 * ops / 33 - 1 &&
+			  tr.thresh_ops[PC_OP_ADD] <= 2 * ops / 33 + 1,
+		      "%s: %ld loads, %ld adds", what, tr.thresh_ops[PC_OP_LOAD],
+		      tr.thresh_ops[PC_OP_ADD]);
+	else if (stat)
 		CHECK(tr.thresh_ops[PC_OP_LOAD] >= 2 * ops / 33 - 1 &&
 			  tr.thresh_ops[PC_OP_LOAD] <= 2 * ops / 33 + 1,
 		      "%s: %ld", what, tr.thresh_ops[PC_OP_LOAD]);
@@ -358,6 +370,140 @@ static void test_inventory(const char *preset, const char *workload)
 	       in.label, ops, tr.rmw[C_MEMORY][LEAF], tr.rmw[C_SWAP][LEAF], tr.rmw[C_KMEM][LEAF],
 	       tr.thresh_ops[PC_OP_LOAD], tr.thresh_ops[PC_OP_ADD]);
 	inst_close(&in);
+}
+
+/*
+ * The flush add, counted by hand. `pair`, nr=1, one thread: each op is mod_memcg_state(+1)
+ * and (-1), so the per-CPU count grows by 1 per update and passes MEMCG_CHARGE_BATCH (32)
+ * at its 33rd update, i.e. 2 * 1100 = 2200 updates cross 66 times (66 x 33 = 2178; 22
+ * left over), each adding 33 / 32 = 1. a8c49af3be (unconditional): 66 atomic adds, no load,
+ * threshold 66. v6.0 (capped at num_online_cpus): 66 loads; adds only while the value is
+ * <= the CPU count, i.e. at 0 and 1 with one CPU (threshold 2), at 0..8 with 8 (threshold
+ * 9; one thread drives all of them here). no-kmem-stat: no update, nothing touched.
+ */
+static void test_flush(void)
+{
+	static const struct {
+		const char *preset;
+		int threads;
+		long loads, adds, value;
+	} cases[] = {
+	    {"a8c49af3be", 1, 0, 66, 66}, {"a8c49af3be", 8, 0, 66, 66}, {"v6.0", 1, 66, 2, 2},
+	    {"v6.0", 8, 66, 9, 9},	  {"no-kmem-stat", 1, 0, 0, 0},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct inst in;
+		char what[300];
+
+		if (open_kmem(&in, cases[i].preset, "pair", cases[i].threads, NULL, 0, 1)) {
+			inst_close(&in);
+			continue;
+		}
+		memset(&tr, 0, sizeof(tr));
+		tr.thresh = obj_word(&in.obj[NLEVELS], "stats_flush_threshold");
+		pc_trace_hook = inv_hook;
+		CHECK_EQ("run() return", in.sc->run(in.shared, in.ts, 1100), 1100);
+		pc_trace_hook = NULL;
+		snprintf(what, sizeof(what), "%s: stats_flush_threshold loads in 1100 ops",
+			 in.label);
+		CHECK_EQ(what, tr.thresh_ops[PC_OP_LOAD], cases[i].loads);
+		snprintf(what, sizeof(what), "%s: stats_flush_threshold atomic adds in 1100 ops",
+			 in.label);
+		CHECK_EQ(what, tr.thresh_ops[PC_OP_ADD], cases[i].adds);
+		snprintf(what, sizeof(what), "%s: stats_flush_threshold after 1100 ops", in.label);
+		CHECK_EQ(what, threshold(&in), cases[i].value);
+		inst_close(&in);
+	}
+}
+
+/*
+ * The model (issue 14, part 5): at 8 vCPUs placed `scatter` on the 2-socket fixtures,
+ * a8c49af3be makes more transfers per operation than no-kmem-stat, and the difference is
+ * on stats_flush_threshold: its unconditional atomic add (one per 33 updates per CPU)
+ * moves that line, no-kmem-stat never touches it, and v6.0's capped add only reads it
+ * once it has passed the CPU count (a shared line: no transfer).
+ */
+static double field_xfer(const struct model_result *r, const char *leaf)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < r->nattrs; i++)
+		if (!strcmp(r->fields[r->attrs[i].field].leaf, leaf))
+			n += r->attrs[i].ev[MEV_HITM_LOCAL] + r->attrs[i].ev[MEV_HITM_REMOTE] +
+			     r->attrs[i].ev[MEV_CLEAN_C2C];
+	return r->ops ? (double)n / (double)r->ops : 0;
+}
+
+static void test_model_flush(const char *srcdir)
+{
+	static const char *const fixtures[] = {"spr-2s56c-snc4", "icx-2s36c", "milan-2s64c"};
+	static const char *const presets[] = {"a8c49af3be", "no-kmem-stat", "v6.0"};
+	static const char *const workloads[] = {"pair", "split"};
+	const struct scenario *sc = scenario_find("kmem");
+
+	for (size_t f = 0; f < ARRAY_SIZE(fixtures); f++) {
+		char path[512], spec[600], line[400] = "", err[512];
+		struct topo *t;
+		FILE *fp;
+		int pus[8];
+
+		snprintf(path, sizeof(path), "%s/tests/topologies/%s.synthetic", srcdir,
+			 fixtures[f]);
+		fp = fopen(path, "r");
+		while (fp && fgets(line, sizeof(line), fp) && line[0] == '#')
+			;
+		if (fp)
+			fclose(fp);
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(spec, sizeof(spec), "synthetic:%s", line);
+		t = topo_load(spec, err, sizeof(err));
+		CHECK(t, "topology %s: %s", path, err);
+		if (!t)
+			continue;
+		CHECK(topo_place(t, "scatter", 8, pus, err, sizeof(err)) == TOPO_OK,
+		      "scatter x8: %s", err);
+		for (size_t w = 0; w < ARRAY_SIZE(workloads); w++) {
+			double total[3] = {0}, thr[3] = {0};
+
+			for (size_t p = 0; p < ARRAY_SIZE(presets); p++) {
+				struct bench_cfg *cfg = cfg_new(sc, preset_find(sc, presets[p]),
+								workload_find(sc, workloads[w]), 8,
+								NULL, 0, err, sizeof(err));
+				struct model_opts o;
+				struct model_result r;
+
+				CHECK(cfg, "kmem %s: %s", presets[p], err);
+				if (!cfg)
+					continue;
+				model_opts_default(&o);
+				if (!model_run(sc, cfg, t, pus, 8, &o, &r)) {
+					total[p] = model_transfers_per_op(&r);
+					thr[p] = field_xfer(&r, "stats_flush_threshold");
+					model_result_free(&r);
+				} else {
+					CHECK(0, "model kmem %s/%s: %s", presets[p], workloads[w],
+					      r.reason);
+					model_result_free(&r);
+				}
+				cfg_free(cfg);
+			}
+			printf(
+			    "model %s scatter x8 kmem/%s transfers/op (on stats_flush_threshold): "
+			    "a8c49af3be %.4f (%.4f), no-kmem-stat %.4f (%.4f), v6.0 %.4f (%.4f)\n",
+			    fixtures[f], workloads[w], total[0], thr[0], total[1], thr[1], total[2],
+			    thr[2]);
+			CHECK(
+			    total[0] > total[1],
+			    "%s %s: a8c49af3be %.4f transfers/op, not more than no-kmem-stat %.4f",
+			    fixtures[f], workloads[w], total[0], total[1]);
+			CHECK(thr[0] > 0 && thr[1] == 0 && thr[2] < thr[0],
+			      "%s %s: stats_flush_threshold transfers/op a8c49af3be %.4f, "
+			      "no-kmem-stat %.4f, v6.0 %.4f",
+			      fixtures[f], workloads[w], thr[0], thr[1], thr[2]);
+		}
+		topo_free(t);
+	}
 }
 
 /* ---- 4. concurrency ---- */
@@ -399,12 +545,14 @@ static void test_concurrent(const char *preset, const char *workload)
 	struct crun r = {0};
 	struct inst in;
 	char what[300];
+	long min;
 	int v1;
 
 	if (open_kmem(&in, preset, workload, THREADS, NULL, 0, 0)) {
 		inst_close(&in);
 		return;
 	}
+	min = bench_long(in.cfg, "min");
 	v1 = !strcmp(bench_str(in.cfg, "cgroup"), "v1");
 	r.sc = in.sc;
 	r.shared = in.shared;
@@ -434,11 +582,11 @@ static void test_concurrent(const char *preset, const char *workload)
 			snprintf(what, sizeof(what), "%s x%d: %s %s.min_usage", in.label, THREADS,
 				 level_names[lv], ctr_names[c]);
 			CHECK_EQ(what, cval(&in, lv, c, "min_usage"),
-				 c == C_MEMORY && lv == 1 ? MIN_PAGES : 0);
+				 c == C_MEMORY && lv == 1 ? min : 0);
 			snprintf(what, sizeof(what), "%s x%d: %s %s.low_usage", in.label, THREADS,
 				 level_names[lv], ctr_names[c]);
 			CHECK_EQ(what, cval(&in, lv, c, "low_usage"),
-				 c == C_MEMORY && lv == 1 ? 2 * MIN_PAGES : 0);
+				 c == C_MEMORY && lv == 1 ? 2 * min : 0);
 			snprintf(what, sizeof(what), "%s x%d: %s %s.children_min_usage vs child",
 				 in.label, THREADS, level_names[lv], ctr_names[c]);
 			CHECK_EQ(what, cval(&in, lv, c, "children_min_usage"), cmin);
@@ -446,8 +594,15 @@ static void test_concurrent(const char *preset, const char *workload)
 				 in.label, THREADS, level_names[lv], ctr_names[c]);
 			CHECK_EQ(what, cval(&in, lv, c, "children_low_usage"), clow);
 		}
-	/* Capped: added to only while <= THREADS, each thread at most once past that. */
-	if (!strcmp(bench_str(in.cfg, "kmem_stat"), "on"))
+	/*
+	 * Unconditional: every thread adds once per 33 updates, 2 per op, over at least OPS
+	 * ops. Capped: added to only while <= THREADS, each thread at most once past that.
+	 */
+	if (!strcmp(bench_str(in.cfg, "kmem_stat"), "on") &&
+	    !strcmp(bench_str(in.cfg, "flush"), "unconditional"))
+		CHECK(threshold(&in) >= THREADS * (2L * OPS / 33), "%s: stats_flush_threshold %ld",
+		      in.label, threshold(&in));
+	else if (!strcmp(bench_str(in.cfg, "kmem_stat"), "on"))
 		CHECK(threshold(&in) > 0 && threshold(&in) <= 2 * THREADS,
 		      "%s: stats_flush_threshold %ld", in.label, threshold(&in));
 	printf("%s x%d: %d+ ops per thread, counters back at preload, stats_flush_threshold "
@@ -458,14 +613,14 @@ static void test_concurrent(const char *preset, const char *workload)
 
 int main(int argc, char **argv)
 {
-	static const char *const presets[] = {"a8c49af3be", "no-kmem-counter", "no-kmem-stat",
-					      "v2"};
+	static const char *const presets[] = {"a8c49af3be", "no-kmem-counter", "no-kmem-stat", "v2",
+					      "v6.0"};
 	static const char *const workloads[] = {"pair", "split"};
 	static const long nrs[] = {1, 3, 40};
 
-	(void)argc;
-	(void)argv;
 	test_layouts();
+	test_flush();
+	test_model_flush(argc > 1 ? argv[1] : ".");
 	for (size_t p = 0; p < ARRAY_SIZE(presets); p++)
 		for (size_t w = 0; w < ARRAY_SIZE(workloads); w++) {
 			for (size_t n = 0; n < ARRAY_SIZE(nrs); n++)
