@@ -337,6 +337,20 @@ const char *topo_policy_usage(void)
 	return text;
 }
 
+/* keep_allowed - drop the PUs plans may not use from @pus; 0 with a reason if none is left. */
+static int keep_allowed(const struct topo *t, int *pus, int n, char *err, size_t errlen)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (hwloc_bitmap_isset(t->allowed, (unsigned)pus[i]))
+			pus[k++] = pus[i];
+	if (!k && n)
+		snprintf(err, errlen, "its %d PU%s outside the CPU affinity pcbench inherited", n,
+			 n > 1 ? "s are all" : " is");
+	return k;
+}
+
 /* location - PUs of an hwloc location string, as hwloc-calc itself resolves it. */
 static int location(const struct topo *t, const char *loc, int *out, int max, char *err,
 		    size_t errlen)
@@ -401,7 +415,7 @@ static int location(const struct topo *t, const char *loc, int *out, int max, ch
 		snprintf(err, errlen, "hwloc-calc resolves it to no PU");
 		return -1;
 	}
-	return n;
+	return keep_allowed(t, out, n, err, errlen);
 }
 
 int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *err, size_t errlen)
@@ -427,9 +441,19 @@ int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *
 		}
 	}
 	if (n < 1 || n > avail) {
+		int off = topo_npus_all(t) - topo_npus(t);
+
 		if (!err[0] || avail)
 			snprintf(err, errlen, "%d threads need %d PUs (%s %s offers %d)", n, n,
 				 p ? "policy" : "location", policy, avail);
+		if (off > 0 && !strstr(err, "affinity")) {
+			size_t used = strlen(err);
+
+			snprintf(err + used, errlen - used,
+				 "; the CPU affinity pcbench inherited (taskset) leaves %d of the "
+				 "%d PUs",
+				 topo_npus(t), topo_npus_all(t));
+		}
 		ret = TOPO_NOFIT;
 		goto out;
 	}

@@ -17,6 +17,22 @@ const char *const topo_pair_names[PAIR_COUNT] = {
     [PAIR_SAME_PACKAGE] = "same-package", [PAIR_CROSS_SOCKET] = "cross-socket",
 };
 
+/*
+ * restrict_to_affinity - on the host, plans use only the PUs of the CPU affinity pcbench
+ * inherited (taskset, sched_setaffinity, a Slurm or cgroup cpuset): the calling thread's
+ * binding, read before pcbench binds anything. hwloc already leaves PUs outside the cgroup
+ * cpuset out of the topology.
+ */
+static void restrict_to_affinity(struct topo *t)
+{
+	hwloc_bitmap_t bind = hwloc_bitmap_alloc();
+
+	if (!hwloc_get_cpubind(t->h, bind, HWLOC_CPUBIND_THREAD) &&
+	    hwloc_bitmap_intersects(bind, t->allowed))
+		hwloc_bitmap_and(t->allowed, t->allowed, bind);
+	hwloc_bitmap_free(bind);
+}
+
 struct topo *topo_load(const char *spec, char *err, size_t errlen)
 {
 	struct topo *t = xcalloc(1, sizeof(*t));
@@ -54,6 +70,8 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 	/* Only a discovered host binds for real; XML and synthetic binding is a no-op. */
 	t->host = !synthetic && !xml && hwloc_topology_is_thissystem(t->h);
 	t->allowed = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->h));
+	if (t->host)
+		restrict_to_affinity(t);
 	return t;
 fail:
 	hwloc_topology_destroy(t->h);
@@ -155,13 +173,79 @@ int topo_pu_info(const struct topo *t, int os_index, struct topo_pu *out)
 	return 0;
 }
 
+/* pus_in_order - the usable PUs in logical order. */
 static int pus_in_order(const struct topo *t, int *out, int max)
 {
-	int n = topo_npus(t);
+	int n = 0;
+	hwloc_obj_t pu = NULL;
 
-	for (int i = 0; i < n && i < max; i++)
-		out[i] = (int)hwloc_get_obj_by_type(t->h, HWLOC_OBJ_PU, (unsigned)i)->os_index;
-	return n < max ? n : max;
+	while (n < max &&
+	       (pu = hwloc_get_next_obj_inside_cpuset_by_type(t->h, t->allowed, HWLOC_OBJ_PU, pu)))
+		out[n++] = (int)pu->os_index;
+	return n;
+}
+
+/* online_cpus - the kernel's online CPUs, or NULL when it cannot say. */
+static hwloc_bitmap_t online_cpus(void)
+{
+	char buf[4096];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	hwloc_bitmap_t set = NULL;
+
+	if (f && fgets(buf, sizeof(buf), f)) {
+		set = hwloc_bitmap_alloc();
+		buf[strcspn(buf, "\n")] = '\0';
+		if (hwloc_bitmap_list_sscanf(set, buf)) {
+			hwloc_bitmap_free(set);
+			set = NULL;
+		}
+	}
+	if (f)
+		fclose(f);
+	return set;
+}
+
+/* add_excluded - "LIST: WHY" for the PUs of @set, appended to @buf. */
+static int add_excluded(hwloc_const_bitmap_t set, const char *why, char *buf, size_t len)
+{
+	size_t used = strlen(buf);
+	int n = hwloc_bitmap_weight(set);
+	char list[1024];
+
+	if (n <= 0)
+		return 0;
+	hwloc_bitmap_list_snprintf(list, sizeof(list), set);
+	snprintf(buf + used, len - used, "%sPU%s %s: %s", used ? "; " : "", n > 1 ? "s" : "", list,
+		 why);
+	return n;
+}
+
+int topo_excluded(const struct topo *t, char *buf, size_t len)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc(), online;
+	hwloc_const_cpuset_t all = hwloc_topology_get_topology_cpuset(t->h);
+	int n;
+
+	buf[0] = '\0';
+	hwloc_bitmap_andnot(set, all, t->allowed);
+	n = add_excluded(set,
+			 "not in the CPU affinity pcbench inherited (taskset, "
+			 "sched_setaffinity)",
+			 buf, len);
+	online = t->host ? online_cpus() : NULL;
+	if (online) {
+		hwloc_bitmap_andnot(set, online, all);
+		n += add_excluded(set, "online but outside this process's cpuset (cgroup)", buf,
+				  len);
+		hwloc_bitmap_free(online);
+	}
+	hwloc_bitmap_free(set);
+	return n;
+}
+
+int topo_allowed_list(const struct topo *t, char *buf, size_t len)
+{
+	return hwloc_bitmap_list_snprintf(buf, len, t->allowed) < 0 ? -1 : 0;
 }
 
 int topo_cpu_list(const struct topo *t, const char *list, int *out, int max, char *err,
@@ -183,7 +267,18 @@ int topo_cpu_list(const struct topo *t, const char *list, int *out, int max, cha
 	{
 		if (!topo_pu_obj(t, i)) {
 			snprintf(err, errlen, "PU %d is not in this topology (it has %d PUs)", i,
-				 topo_npus(t));
+				 topo_npus_all(t));
+			n = -1;
+			break;
+		}
+		if (!hwloc_bitmap_isset(t->allowed, (unsigned)i)) {
+			char allowed[256];
+
+			topo_allowed_list(t, allowed, sizeof(allowed));
+			snprintf(
+			    err, errlen,
+			    "PU %d is outside the CPU affinity pcbench inherited (allowed: %s)", i,
+			    allowed);
 			n = -1;
 			break;
 		}

@@ -24,8 +24,19 @@ void topo_free(struct topo *t);
 
 /* topo_source - what was loaded: "host", "synthetic:...", or the XML path. */
 const char *topo_source(const struct topo *t);
-/* topo_npus - processing units usable by this process. */
+/*
+ * topo_npus - processing units plans may use: every PU of an XML or synthetic topology; on
+ * the host, those of the CPU affinity pcbench inherited (taskset, sched_setaffinity, a
+ * cpuset). Every placement, `-t max` and the --matrix PUs stay inside them.
+ */
 int topo_npus(const struct topo *t);
+/* topo_allowed_list - those PUs as an OS-index list ("0-3,8") into @buf. */
+int topo_allowed_list(const struct topo *t, char *buf, size_t len);
+/*
+ * topo_excluded - the host PUs plans may not use, and why ("PU 1: not in the CPU affinity
+ * ..."; "" when none), into @buf; returns how many.
+ */
+int topo_excluded(const struct topo *t, char *buf, size_t len);
 /* topo_is_host - the topology is this machine's, so binding is real. */
 int topo_is_host(const struct topo *t);
 /*
@@ -37,9 +48,9 @@ void topo_fingerprint(const struct topo *t, char *buf);
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t errlen);
 
 /*
- * topo_cpu_list - the PUs of an OS-index list such as "0-3,8" (every PU, in logical order,
- * when @list is NULL) into @out (at most @max); returns how many, or -1 with a reason
- * (bad syntax, a PU this topology does not have).
+ * topo_cpu_list - the PUs of an OS-index list such as "0-3,8" (every usable PU, in logical
+ * order, when @list is NULL) into @out (at most @max); returns how many, or -1 with a
+ * reason (bad syntax, a PU this topology does not have or plans may not use).
  */
 int topo_cpu_list(const struct topo *t, const char *list, int *out, int max, char *err,
 		  size_t errlen);

@@ -500,6 +500,9 @@ int measure_main(int argc, char **argv)
 	event_columns(&run.opt);
 
 	topo = run.topo = load_topology(&run.opt);
+	if (!run.opt.dry_run && topo_excluded(topo, err, sizeof(err)))
+		fprintf(stderr, "pcbench: plans use %d of the host's PUs: excluded %s\n",
+			topo_npus(topo), err);
 	build_families(&run.opt, topo);
 	if (run.opt.dry_run) {
 		print_plan(&run.opt, topo);

@@ -48,15 +48,19 @@ void print_plan(const struct options *o, const struct topo *topo)
 	static const char *const cols[] = {"threads", "thread",	 "pu",	"core",
 					   "l3",      "package", "numa"};
 	struct csv_writer *csv = NULL;
-	char err[PATH_MAX + 128];
+	char err[PATH_MAX + 128], excluded[2048], allowed[256];
 	const struct family *seen[MAX_THREAD_COUNTS * 4];
 	int nseen = 0;
 
 	if (o->csv && !(csv = csv_create(o->csv, cols, 7, 0, err, sizeof(err))))
 		usage_error("--csv", o->csv, "%s", err);
-	printf("topology %s (fingerprint %s)%s\nplacement %s, memory home %s\n", topo_source(topo),
-	       run.topology_fp, topo_is_host(topo) ? "" : ", not this machine: plan only",
-	       o->sel.placement, o->home);
+	printf("topology %s (fingerprint %s)%s\n", topo_source(topo), run.topology_fp,
+	       topo_is_host(topo) ? "" : ", not this machine: plan only");
+	if (topo_excluded(topo, excluded, sizeof(excluded))) {
+		topo_allowed_list(topo, allowed, sizeof(allowed));
+		printf("allowed PUs %s (%d); excluded %s\n", allowed, topo_npus(topo), excluded);
+	}
+	printf("placement %s, memory home %s\n", o->sel.placement, o->home);
 	for (int i = 0; i < run.nfams; i++) {
 		const struct family *f = &run.fams[i];
 		int dup = 0, pairs[PAIR_COUNT] = {0};
