@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 /* The events a run counts, resolved once before anything is measured. */
 struct pmu_set;
 
@@ -24,11 +26,26 @@ struct pmu_set;
  * and are reported absent, with a reason.
  */
 struct pmu_set *pmu_resolve(const char *spec, int kernel, char *err, size_t errlen);
+/*
+ * pmu_resolve_for - the same for PMU @pmu of the table (--dry-run --pmu NAME); NULL: this
+ * machine's. Events of a PMU that is not this machine's are encoded, never opened.
+ */
+struct pmu_set *pmu_resolve_for(const char *spec, int kernel, const char *pmu, char *err,
+				size_t errlen);
+/* pmu_check_name - 1 if @name is a PMU of the table, else 0 with the known names in @err. */
+int pmu_check_name(const char *name, char *err, size_t errlen);
 void pmu_set_free(struct pmu_set *s);
 
 /* pmu_nevents - events in the set; pmu_event_name - the column stem of event @i. */
 int pmu_nevents(const struct pmu_set *s);
 const char *pmu_event_name(const struct pmu_set *s, int i);
+/* pmu_event_source - where event @i's encoding comes from: "libpfm4", "table (sysfs cpu)". */
+const char *pmu_event_source(const struct pmu_set *s, int i);
+/* pmu_set_json - the set for context.json: CPU, PMU, and per event its source, encoding
+ * and whether it is counted. */
+json_t *pmu_set_json(const struct pmu_set *s);
+/* pmu_print_set - the set as a table (the --dry-run plan). */
+void pmu_print_set(FILE *out, const struct pmu_set *s);
 /* pmu_absent_note - one short phrase naming every event that cannot be counted here and
  * why (errno or PFM error), or "" when all can. Printed once per run and put into the rows. */
 const char *pmu_absent_note(const struct pmu_set *s);

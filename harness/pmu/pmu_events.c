@@ -1,39 +1,113 @@
 // SPDX-License-Identifier: MIT
 /*
- * pmu_events.c - the per-PMU event table, as data: which libpfm4 string counts each
- * abstract event on each PMU that libpfm4 4.13 knows. Every event string of pcbench lives
- * here and nowhere else; pmu.c only reads this table.
+ * pmu_events.c - the event tables, as data. Every event encoding of pcbench lives here and
+ * nowhere else; the rest of harness/pmu only reads these tables.
  *
- * Rows are { pmu, abstract event, libpfm string, raw fallback, note }:
- *   pmu        a libpfm4 PMU name (skx, clx, icx, spr, amd64_fam17h_zen2, amd64_fam19h_zen3,
- *              amd64_fam19h_zen4), or a pseudo PMU:
- *                "software"          rows offered on every machine (perf software events);
- *                "generic"           rows offered when libpfm detects no PMU of this table;
- *                "generic:<vendor>"  the same, only on a CPU whose CPUID vendor is <vendor>
- *                                    (checked before "generic").
- *   str        the fully qualified libpfm4 string; NULL marks an event deliberately not
- *              mapped for that PMU (the note says why). An event with no row is unmapped too.
- *   raw_config, raw_config1
- *              PERF_TYPE_RAW encoding used when the string does not encode (another libpfm
- *              version); 0 when none. Each equals what libpfm4 4.13 encodes (tests/test_pmu.c).
- *   note       a short phrase printed by --list-events (and, for unmapped rows, in the
- *              absent note).
+ * pmus[]: one row per PMU { name, alias_of, CPU key (vendor, family, models), desc, source }.
+ *   alias_of  the PMU uses alias_of's event rows, with the "alias_of::" prefix of each
+ *             string rewritten to "name::" (a clx host does not encode skx:: strings).
+ *   CPU key   set for the CPUs libpfm4 4.13 (Debian 12) does not know: such a CPU is looked
+ *             up here by vendor, family and model, and its events are encoded by libpfm4
+ *             when a later libpfm4 knows the PMU name, else from the rows' terms through the
+ *             kernel's sysfs PMU description (pmu_sysfs.c).
+ *   source    where the rows' encodings come from (printed by --list-events; docs/counters.md).
  *
- * Sources: ../shared/reference/counters-and-topology.md part A (strings and encodings
- * checked with libpfm4 4.13 and LIBPFM_ENCODE_INACTIVE=1).
+ * rows[]: { pmu, abstract event, libpfm4 string, terms, note }.
+ *   pmu       a PMU of pmus[], or a pseudo PMU:
+ *               "software"          rows offered on every machine (perf software events);
+ *               "generic"           rows offered when the CPU has no PMU of the table;
+ *               "generic:<vendor>"  the same, only on a CPU of that CPUID vendor (first).
+ *   str       the fully qualified libpfm4 string; NULL when libpfm4 has none for it.
+ *   terms     the raw encoding as the kernel's sysfs format terms (event, umask, offcore_rsp):
+ *             used when libpfm4 cannot encode str. Each equals what libpfm4 encodes where
+ *             libpfm4 4.13 knows the PMU (tests/test_pmu.c). str and terms both NULL marks
+ *             an event deliberately not mapped for that PMU (the note says why).
+ *   note      a short phrase printed by --list-events (and, for unmapped rows, in the note).
+ *
+ * Sources for skx..zen4: ../shared/reference/counters-and-topology.md part A (strings and
+ * encodings checked with libpfm4 4.13 and LIBPFM_ENCODE_INACTIVE=1).
  */
-#include <stddef.h>
-#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "pmu_events.h"
 
-struct pmu_event_row {
-	const char *pmu;
-	const char *event;
-	const char *str;
-	uint64_t raw_config;
-	uint64_t raw_config1;
-	const char *note;
+#define INTEL "GenuineIntel"
+#define AMD "AuthenticAMD"
+
+static const struct pmu_cpu pmus[] = {
+    {"skx", NULL, INTEL, 0, {0}, "Skylake-SP", "libpfm4 4.13 lib/events/intel_skl_events.h"},
+    {"clx",
+     "skx",
+     INTEL,
+     0,
+     {0},
+     "Cascade Lake-SP (the skx table)",
+     "libpfm4 4.13 lib/events/intel_skl_events.h"},
+    {"icx", NULL, INTEL, 0, {0}, "Ice Lake-SP", "libpfm4 4.13 lib/events/intel_icl_events.h"},
+    {"spr", NULL, INTEL, 0, {0}, "Sapphire Rapids", "libpfm4 4.13 lib/events/intel_spr_events.h"},
+    /*
+     * Emerald Rapids: libpfm4 commit 52632c7 (2023-05-01, after 4.13) "EmeraldRapid shares
+     * the same PMU as SapphireRapid" detects model 207 as emr over the spr table; Linux
+     * perf's emeraldrapids event files give the same codes for these events.
+     */
+    {"emr",
+     "spr",
+     INTEL,
+     6,
+     {207, 0},
+     "Emerald Rapids (the spr table)",
+     "spr encodings: libpfm4 52632c7 (EMR shares SPR's PMU), intel_spr_events.h"},
+    /*
+     * Granite Rapids (models 173, 174: libpfm4 23d0b7c, 2024-06). Codes checked against
+     * Linux tools/perf/pmu-events/arch/x86/graniterapids/cache.json (torvalds/linux
+     * 0e089088): MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD 0xd2/0x4, MEM_LOAD_L3_MISS_RETIRED.
+     * REMOTE_HITM 0xd3/0x4, LONGEST_LAT_CACHE.MISS 0x2e/0x41, OCR.DEMAND_RFO.L3_HIT.
+     * SNOOP_HITM 0x2a/0x1 with MSR value 0x10003C0002; and libpfm4 intel_gnr_events.h.
+     */
+    {"gnr",
+     NULL,
+     INTEL,
+     6,
+     {173, 174, 0},
+     "Granite Rapids",
+     "Linux perf graniterapids/cache.json; libpfm4 23d0b7c intel_gnr_events.h"},
+    {"amd64_fam17h_zen2",
+     NULL,
+     AMD,
+     0,
+     {0},
+     "AMD Zen 2",
+     "libpfm4 4.13 lib/events/amd64_events_fam17h_zen2.h"},
+    {"amd64_fam19h_zen3",
+     NULL,
+     AMD,
+     0,
+     {0},
+     "AMD Zen 3",
+     "libpfm4 4.13 lib/events/amd64_events_fam19h_zen3.h"},
+    {"amd64_fam19h_zen4",
+     NULL,
+     AMD,
+     0,
+     {0},
+     "AMD Zen 4 (4.13 detects model 0x11 only)",
+     "libpfm4 4.13 lib/events/amd64_events_fam19h_zen4.h"},
+    /*
+     * Zen 5, family 0x1A, every model (libpfm4 e50b6a4/18f2a3e, 2024-07). Codes checked
+     * against Linux tools/perf/pmu-events/arch/x86/amdzen5/load-store.json (torvalds/linux
+     * 7237cb3e): ls_any_fills_from_sys event 0x44, near_cache 0x04, dram_io_near 0x08,
+     * far_cache 0x10, dram_io_far 0x40; pipeline.json: ls_not_halted_cyc 0x76,
+     * ex_ret_instr 0xc0.
+     */
+    {"amd64_fam1ah_zen5",
+     NULL,
+     AMD,
+     0x1a,
+     {-1},
+     "AMD Zen 5 (family 0x1A)",
+     "Linux perf amdzen5/load-store.json, pipeline.json; libpfm4 e50b6a4 "
+     "amd64_events_fam1ah_zen5.h"},
 };
 
 /* The abstract events, in column order. */
@@ -44,155 +118,224 @@ static const char *const abstract_events[] = {
 
 #define NO_HITM_AMD "AMD has no HITM counter; see c2c_fill_*"
 #define NO_C2C_INTEL "Intel counts HITM directly (hitm_*); clean cross-core fills not mapped"
+#define HITM_LOCAL "retired loads, HitM in another core of this socket"
+#define HITM_REMOTE "retired loads, HitM in another socket"
+#define RFO_HITM "demand RFOs (stores), L3 hit, HitM in another core of this socket"
+#define FILL_LOCAL "L1D fills from another CCX's cache, address homed on this node; not HITM"
+#define FILL_REMOTE "L1D fills from another CCX's cache, address homed on another node; not HITM"
+#define LLC_PROXY "proxy: L1D fills from outside the CCX (other CCX cache, DRAM, IO)"
 
-static const struct pmu_event_row rows[] = {
-    /* Skylake-SP and Cascade Lake-SP: one event table, two PMU names. */
-    {"skx", "cycles", "skx::CPU_CLK_UNHALTED:THREAD_P", 0x3c, 0, NULL},
-    {"skx", "instructions", "skx::INST_RETIRED:ANY_P", 0xc0, 0, NULL},
-    {"skx", "llc_miss", "skx::LONGEST_LAT_CACHE:MISS", 0x412e, 0, NULL},
-    {"skx", "hitm_local", "skx::MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", 0x4d2, 0,
-     "retired loads, HitM in another core of this socket"},
-    {"skx", "hitm_remote", "skx::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", 0x4d3, 0,
-     "retired loads, HitM in another socket"},
-    {"skx", "c2c_fill_local", NULL, 0, 0, NO_C2C_INTEL},
-    {"skx", "c2c_fill_remote", NULL, 0, 0, NO_C2C_INTEL},
-    {"skx", "rfo_hitm", "skx::OFFCORE_RESPONSE_0:DMND_RFO:L3_HIT:SNP_HITM", 0x1b7, 0x10003c0002,
-     "demand RFOs (stores), L3 hit, HitM in another core of this socket"},
-
-    {"clx", "cycles", "clx::CPU_CLK_UNHALTED:THREAD_P", 0x3c, 0, NULL},
-    {"clx", "instructions", "clx::INST_RETIRED:ANY_P", 0xc0, 0, NULL},
-    {"clx", "llc_miss", "clx::LONGEST_LAT_CACHE:MISS", 0x412e, 0, NULL},
-    {"clx", "hitm_local", "clx::MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", 0x4d2, 0,
-     "retired loads, HitM in another core of this socket"},
-    {"clx", "hitm_remote", "clx::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", 0x4d3, 0,
-     "retired loads, HitM in another socket"},
-    {"clx", "c2c_fill_local", NULL, 0, 0, NO_C2C_INTEL},
-    {"clx", "c2c_fill_remote", NULL, 0, 0, NO_C2C_INTEL},
-    {"clx", "rfo_hitm", "clx::OFFCORE_RESPONSE_0:DMND_RFO:L3_HIT:SNP_HITM", 0x1b7, 0x10003c0002,
-     "demand RFOs (stores), L3 hit, HitM in another core of this socket"},
+static const struct pmu_row rows[] = {
+    /* Skylake-SP; Cascade Lake-SP (clx) uses these rows through its alias. */
+    {"skx", "cycles", "skx::CPU_CLK_UNHALTED:THREAD_P", "event=0x3c", ""},
+    {"skx", "instructions", "skx::INST_RETIRED:ANY_P", "event=0xc0", ""},
+    {"skx", "llc_miss", "skx::LONGEST_LAT_CACHE:MISS", "event=0x2e,umask=0x41", ""},
+    {"skx", "hitm_local", "skx::MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", "event=0xd2,umask=0x04",
+     HITM_LOCAL},
+    {"skx", "hitm_remote", "skx::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "event=0xd3,umask=0x04",
+     HITM_REMOTE},
+    {"skx", "c2c_fill_local", NULL, NULL, NO_C2C_INTEL},
+    {"skx", "c2c_fill_remote", NULL, NULL, NO_C2C_INTEL},
+    {"skx", "rfo_hitm", "skx::OFFCORE_RESPONSE_0:DMND_RFO:L3_HIT:SNP_HITM",
+     "event=0xb7,umask=0x01,offcore_rsp=0x10003c0002", RFO_HITM},
 
     /* Ice Lake-SP. */
-    {"icx", "cycles", "icx::CPU_CLK_UNHALTED:THREAD_P", 0x3c, 0, NULL},
-    {"icx", "instructions", "icx::INST_RETIRED:ANY_P", 0xc0, 0, NULL},
-    {"icx", "llc_miss", "icx::LONGEST_LAT_CACHE:MISS", 0x412e, 0, NULL},
-    {"icx", "hitm_local", "icx::MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", 0x4d2, 0,
-     "retired loads, HitM in another core of this socket"},
-    {"icx", "hitm_remote", "icx::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", 0x4d3, 0,
-     "retired loads, HitM in another socket"},
-    {"icx", "c2c_fill_local", NULL, 0, 0, NO_C2C_INTEL},
-    {"icx", "c2c_fill_remote", NULL, 0, 0, NO_C2C_INTEL},
-    {"icx", "rfo_hitm", "icx::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM", 0x1b7, 0x10003c0002,
-     "demand RFOs (stores), L3 hit, HitM in another core of this socket"},
+    {"icx", "cycles", "icx::CPU_CLK_UNHALTED:THREAD_P", "event=0x3c", ""},
+    {"icx", "instructions", "icx::INST_RETIRED:ANY_P", "event=0xc0", ""},
+    {"icx", "llc_miss", "icx::LONGEST_LAT_CACHE:MISS", "event=0x2e,umask=0x41", ""},
+    {"icx", "hitm_local", "icx::MEM_LOAD_L3_HIT_RETIRED:XSNP_HITM", "event=0xd2,umask=0x04",
+     HITM_LOCAL},
+    {"icx", "hitm_remote", "icx::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "event=0xd3,umask=0x04",
+     HITM_REMOTE},
+    {"icx", "c2c_fill_local", NULL, NULL, NO_C2C_INTEL},
+    {"icx", "c2c_fill_remote", NULL, NULL, NO_C2C_INTEL},
+    {"icx", "rfo_hitm", "icx::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM",
+     "event=0xb7,umask=0x01,offcore_rsp=0x10003c0002", RFO_HITM},
 
-    /* Sapphire Rapids (Emerald Rapids uses the same table in later libpfm4). */
-    {"spr", "cycles", "spr::CPU_CLK_UNHALTED:THREAD_P", 0x3c, 0, NULL},
-    {"spr", "instructions", "spr::INST_RETIRED:ANY_P", 0xc0, 0, NULL},
-    {"spr", "llc_miss", "spr::LONGEST_LAT_CACHE:MISS", 0x412e, 0, NULL},
-    {"spr", "hitm_local", "spr::MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD", 0x4d2, 0,
-     "retired loads, HitM in another core of this socket (spr names the HITM bit XSNP_FWD)"},
-    {"spr", "hitm_remote", "spr::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", 0x4d3, 0,
-     "retired loads, HitM in another socket"},
-    {"spr", "c2c_fill_local", NULL, 0, 0, NO_C2C_INTEL},
-    {"spr", "c2c_fill_remote", NULL, 0, 0, NO_C2C_INTEL},
-    {"spr", "rfo_hitm", "spr::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM", 0x12a, 0x10003c0002,
-     "demand RFOs (stores), L3 hit, HitM in another core of this socket"},
+    /* Sapphire Rapids; Emerald Rapids (emr) uses these rows through its alias. */
+    {"spr", "cycles", "spr::CPU_CLK_UNHALTED:THREAD_P", "event=0x3c", ""},
+    {"spr", "instructions", "spr::INST_RETIRED:ANY_P", "event=0xc0", ""},
+    {"spr", "llc_miss", "spr::LONGEST_LAT_CACHE:MISS", "event=0x2e,umask=0x41", ""},
+    {"spr", "hitm_local", "spr::MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD", "event=0xd2,umask=0x04",
+     HITM_LOCAL " (spr names the HITM bit XSNP_FWD)"},
+    {"spr", "hitm_remote", "spr::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "event=0xd3,umask=0x04",
+     HITM_REMOTE},
+    {"spr", "c2c_fill_local", NULL, NULL, NO_C2C_INTEL},
+    {"spr", "c2c_fill_remote", NULL, NULL, NO_C2C_INTEL},
+    {"spr", "rfo_hitm", "spr::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM",
+     "event=0x2a,umask=0x01,offcore_rsp=0x10003c0002", RFO_HITM},
+
+    /* Granite Rapids: the spr event names and codes (see pmus[] for the sources). */
+    {"gnr", "cycles", "gnr::CPU_CLK_UNHALTED:THREAD_P", "event=0x3c", ""},
+    {"gnr", "instructions", "gnr::INST_RETIRED:ANY_P", "event=0xc0", ""},
+    {"gnr", "llc_miss", "gnr::LONGEST_LAT_CACHE:MISS", "event=0x2e,umask=0x41", ""},
+    {"gnr", "hitm_local", "gnr::MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD", "event=0xd2,umask=0x04",
+     HITM_LOCAL " (XSNP_FWD)"},
+    {"gnr", "hitm_remote", "gnr::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "event=0xd3,umask=0x04",
+     HITM_REMOTE},
+    {"gnr", "c2c_fill_local", NULL, NULL, NO_C2C_INTEL},
+    {"gnr", "c2c_fill_remote", NULL, NULL, NO_C2C_INTEL},
+    {"gnr", "rfo_hitm", "gnr::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM",
+     "event=0x2a,umask=0x01,offcore_rsp=0x10003c0002", RFO_HITM},
 
     /* Zen 2: event 0x43 is demand fills only; LCL_CACHE also counts same-CCX L3 hits. */
-    {"amd64_fam17h_zen2", "cycles", "amd64_fam17h_zen2::CYCLES_NOT_IN_HALT", 0x76, 0, NULL},
-    {"amd64_fam17h_zen2", "instructions", "amd64_fam17h_zen2::RETIRED_INSTRUCTIONS", 0xc0, 0, NULL},
-    {"amd64_fam17h_zen2", "llc_miss", NULL, 0, 0,
+    {"amd64_fam17h_zen2", "cycles", "amd64_fam17h_zen2::CYCLES_NOT_IN_HALT", "event=0x76", ""},
+    {"amd64_fam17h_zen2", "instructions", "amd64_fam17h_zen2::RETIRED_INSTRUCTIONS", "event=0xc0",
+     ""},
+    {"amd64_fam17h_zen2", "llc_miss", NULL, NULL,
      "no per-thread L3-miss event: the fills-by-source event mixes same-CCX L3 hits in"},
-    {"amd64_fam17h_zen2", "hitm_local", NULL, 0, 0, NO_HITM_AMD},
-    {"amd64_fam17h_zen2", "hitm_remote", NULL, 0, 0, NO_HITM_AMD},
+    {"amd64_fam17h_zen2", "hitm_local", NULL, NULL, NO_HITM_AMD},
+    {"amd64_fam17h_zen2", "hitm_remote", NULL, NULL, NO_HITM_AMD},
     {"amd64_fam17h_zen2", "c2c_fill_local",
-     "amd64_fam17h_zen2::DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_CACHE", 0x243, 0,
+     "amd64_fam17h_zen2::DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_LCL_CACHE",
+     "event=0x43,umask=0x02",
      "demand fills from a cache, address on this die; includes same-CCX L3 hits; not HITM"},
     {"amd64_fam17h_zen2", "c2c_fill_remote",
-     "amd64_fam17h_zen2::DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_RMT_CACHE", 0x1043, 0,
-     "demand fills from a cache, address on another die; not HITM"},
-    {"amd64_fam17h_zen2", "rfo_hitm", NULL, 0, 0, NO_HITM_AMD},
+     "amd64_fam17h_zen2::DATA_CACHE_REFILLS_FROM_SYSTEM:LS_MABRESP_RMT_CACHE",
+     "event=0x43,umask=0x10", "demand fills from a cache, address on another die; not HITM"},
+    {"amd64_fam17h_zen2", "rfo_hitm", NULL, NULL, NO_HITM_AMD},
 
     /* Zen 3: LCL/RMT is the home node of the address, not the supplier's socket. */
-    {"amd64_fam19h_zen3", "cycles", "amd64_fam19h_zen3::CYCLES_NOT_IN_HALT", 0x76, 0, NULL},
-    {"amd64_fam19h_zen3", "instructions", "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS", 0xc0, 0, NULL},
+    {"amd64_fam19h_zen3", "cycles", "amd64_fam19h_zen3::CYCLES_NOT_IN_HALT", "event=0x76", ""},
+    {"amd64_fam19h_zen3", "instructions", "amd64_fam19h_zen3::RETIRED_INSTRUCTIONS", "event=0xc0",
+     ""},
     {"amd64_fam19h_zen3", "llc_miss",
      "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL:MEM_IO_LCL:EXT_CACHE_"
      "RMT:MEM_IO_RMT",
-     0x5c44, 0, "proxy: L1D fills from outside the CCX (other CCX cache, DRAM, IO)"},
-    {"amd64_fam19h_zen3", "hitm_local", NULL, 0, 0, NO_HITM_AMD},
-    {"amd64_fam19h_zen3", "hitm_remote", NULL, 0, 0, NO_HITM_AMD},
+     "event=0x44,umask=0x5c", LLC_PROXY},
+    {"amd64_fam19h_zen3", "hitm_local", NULL, NULL, NO_HITM_AMD},
+    {"amd64_fam19h_zen3", "hitm_remote", NULL, NULL, NO_HITM_AMD},
     {"amd64_fam19h_zen3", "c2c_fill_local",
-     "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL", 0x444, 0,
-     "L1D fills from another CCX's cache, address homed on this node; not HITM"},
+     "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_LCL", "event=0x44,umask=0x04",
+     FILL_LOCAL},
     {"amd64_fam19h_zen3", "c2c_fill_remote",
-     "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_RMT", 0x1044, 0,
-     "L1D fills from another CCX's cache, address homed on another node; not HITM"},
-    {"amd64_fam19h_zen3", "rfo_hitm", NULL, 0, 0, NO_HITM_AMD},
+     "amd64_fam19h_zen3::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:EXT_CACHE_RMT", "event=0x44,umask=0x10",
+     FILL_REMOTE},
+    {"amd64_fam19h_zen3", "rfo_hitm", NULL, NULL, NO_HITM_AMD},
 
     /* Zen 4 (libpfm4 4.13 detects only model 0x11, Genoa). NEAR/FAR as for Zen 3. */
-    {"amd64_fam19h_zen4", "cycles", "amd64_fam19h_zen4::CYCLES_NOT_IN_HALT", 0x76, 0, NULL},
-    {"amd64_fam19h_zen4", "instructions", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", 0xc0, 0, NULL},
+    {"amd64_fam19h_zen4", "cycles", "amd64_fam19h_zen4::CYCLES_NOT_IN_HALT", "event=0x76", ""},
+    {"amd64_fam19h_zen4", "instructions", "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS", "event=0xc0",
+     ""},
     {"amd64_fam19h_zen4", "llc_miss",
      "amd64_fam19h_zen4::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_CACHE_NEAR_FAR:DRAM_IO_NEAR:FAR_"
      "CACHE_NEAR_FAR:DRAM_IO_FAR",
-     0x5c44, 0, "proxy: L1D fills from outside the CCX (other CCX cache, DRAM, IO)"},
-    {"amd64_fam19h_zen4", "hitm_local", NULL, 0, 0, NO_HITM_AMD},
-    {"amd64_fam19h_zen4", "hitm_remote", NULL, 0, 0, NO_HITM_AMD},
+     "event=0x44,umask=0x5c", LLC_PROXY},
+    {"amd64_fam19h_zen4", "hitm_local", NULL, NULL, NO_HITM_AMD},
+    {"amd64_fam19h_zen4", "hitm_remote", NULL, NULL, NO_HITM_AMD},
     {"amd64_fam19h_zen4", "c2c_fill_local",
-     "amd64_fam19h_zen4::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_CACHE_NEAR_FAR", 0x444, 0,
-     "L1D fills from another CCX's cache, address homed on this node; not HITM"},
+     "amd64_fam19h_zen4::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_CACHE_NEAR_FAR",
+     "event=0x44,umask=0x04", FILL_LOCAL},
     {"amd64_fam19h_zen4", "c2c_fill_remote",
-     "amd64_fam19h_zen4::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:FAR_CACHE_NEAR_FAR", 0x1044, 0,
-     "L1D fills from another CCX's cache, address homed on another node; not HITM"},
-    {"amd64_fam19h_zen4", "rfo_hitm", NULL, 0, 0, NO_HITM_AMD},
+     "amd64_fam19h_zen4::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:FAR_CACHE_NEAR_FAR",
+     "event=0x44,umask=0x10", FILL_REMOTE},
+    {"amd64_fam19h_zen4", "rfo_hitm", NULL, NULL, NO_HITM_AMD},
 
-    /* A CPU whose PMU libpfm4 does not detect (or that is not in this table). */
-    {"generic:GenuineIntel", "llc_miss", "perf::CACHE-MISSES", 0, 0,
+    /*
+     * Zen 5: Zen 4's bits under new umask names (NEAR_FAR_CACHE_NEAR/_FAR). The llc_miss
+     * proxy has terms only: its libpfm4 umask names were not checked.
+     */
+    {"amd64_fam1ah_zen5", "cycles", "amd64_fam1ah_zen5::CYCLES_NOT_IN_HALT", "event=0x76", ""},
+    {"amd64_fam1ah_zen5", "instructions", "amd64_fam1ah_zen5::RETIRED_INSTRUCTIONS", "event=0xc0",
+     ""},
+    {"amd64_fam1ah_zen5", "llc_miss", NULL, "event=0x44,umask=0x5c", LLC_PROXY},
+    {"amd64_fam1ah_zen5", "hitm_local", NULL, NULL, NO_HITM_AMD},
+    {"amd64_fam1ah_zen5", "hitm_remote", NULL, NULL, NO_HITM_AMD},
+    {"amd64_fam1ah_zen5", "c2c_fill_local",
+     "amd64_fam1ah_zen5::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_FAR_CACHE_NEAR",
+     "event=0x44,umask=0x04", FILL_LOCAL},
+    {"amd64_fam1ah_zen5", "c2c_fill_remote",
+     "amd64_fam1ah_zen5::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_FAR_CACHE_FAR",
+     "event=0x44,umask=0x10", FILL_REMOTE},
+    {"amd64_fam1ah_zen5", "rfo_hitm", NULL, NULL, NO_HITM_AMD},
+
+    /* A CPU with no PMU of this table. */
+    {"generic:" INTEL, "llc_miss", "perf::CACHE-MISSES", NULL,
      "kernel generic event; LONGEST_LAT_CACHE.MISS on Intel"},
-    {"generic", "cycles", "perf::CYCLES", 0, 0, "kernel generic event"},
-    {"generic", "instructions", "perf::INSTRUCTIONS", 0, 0, "kernel generic event"},
-    {"generic", "llc_miss", NULL, 0, 0,
+    {"generic", "cycles", "perf::CYCLES", NULL, "kernel generic event"},
+    {"generic", "instructions", "perf::INSTRUCTIONS", NULL, "kernel generic event"},
+    {"generic", "llc_miss", NULL, NULL,
      "perf::CACHE-MISSES counts L2 misses on AMD Zen; mapped on Intel only"},
 
     /* Software events, counted by the kernel wherever perf_event_open works. */
-    {"software", "task_clock", "perf::TASK-CLOCK", 0, 0, "ns on CPU, software event"},
-    {"software", "page_faults", "perf::PAGE-FAULTS", 0, 0, "software event"},
+    {"software", "task_clock", "perf::TASK-CLOCK", NULL, "ns on CPU, software event"},
+    {"software", "page_faults", "perf::PAGE-FAULTS", NULL, "software event"},
 };
 
-/* pmu_table_size - number of rows. */
+#define NELEM(a) (int)(sizeof(a) / sizeof((a)[0]))
+
+const struct pmu_cpu *pmu_cpu_at(int i)
+{
+	return i >= 0 && i < NELEM(pmus) ? &pmus[i] : NULL;
+}
+
+const struct pmu_cpu *pmu_cpu_by_name(const char *name)
+{
+	for (int i = 0; i < NELEM(pmus); i++)
+		if (!strcmp(pmus[i].name, name))
+			return &pmus[i];
+	return NULL;
+}
+
+const struct pmu_cpu *pmu_cpu_by_id(const char *vendor, int family, int model)
+{
+	for (int i = 0; i < NELEM(pmus); i++) {
+		const struct pmu_cpu *c = &pmus[i];
+
+		if (!c->family || strcmp(c->vendor, vendor) || c->family != family)
+			continue;
+		if (c->models[0] == -1)
+			return c;
+		for (int m = 0; m < NELEM(c->models) && c->models[m]; m++)
+			if (c->models[m] == model)
+				return c;
+	}
+	return NULL;
+}
+
 int pmu_table_size(void)
 {
-	return (int)(sizeof(rows) / sizeof(rows[0]));
+	return NELEM(rows);
 }
 
-/* pmu_table_row - row @i's fields (any out pointer may be NULL); 0 past the end. */
-int pmu_table_row(int i, const char **pmu, const char **event, const char **str,
-		  uint64_t *raw_config, uint64_t *raw_config1, const char **note)
+const struct pmu_row *pmu_table_at(int i)
 {
-	const struct pmu_event_row *r;
-
-	if (i < 0 || i >= pmu_table_size())
-		return 0;
-	r = &rows[i];
-	if (pmu)
-		*pmu = r->pmu;
-	if (event)
-		*event = r->event;
-	if (str)
-		*str = r->str;
-	if (raw_config)
-		*raw_config = r->raw_config;
-	if (raw_config1)
-		*raw_config1 = r->raw_config1;
-	if (note)
-		*note = r->note ? r->note : "";
-	return 1;
+	return i >= 0 && i < NELEM(rows) ? &rows[i] : NULL;
 }
 
-/* pmu_table_abstract - the abstract event @i in column order; NULL past the end. */
+int pmu_table_find(const char *pmu, const char *event, struct pmu_row *out, char *buf,
+		   size_t buflen)
+{
+	const struct pmu_cpu *c = pmu_cpu_by_name(pmu);
+	const char *from = c && c->alias_of ? c->alias_of : pmu;
+
+	for (int i = 0; i < NELEM(rows); i++) {
+		size_t n = strlen(from);
+
+		if (strcmp(rows[i].pmu, from) || strcmp(rows[i].event, event))
+			continue;
+		*out = rows[i];
+		out->pmu = pmu;
+		/* The alias column: "from::EVENT" becomes "pmu::EVENT". */
+		if (from != pmu && out->str && !strncmp(out->str, from, n) &&
+		    !strncmp(out->str + n, "::", 2)) {
+			snprintf(buf, buflen, "%s%s", pmu, out->str + n);
+			out->str = buf;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 const char *pmu_table_abstract(int i)
 {
-	if (i < 0 || i >= (int)(sizeof(abstract_events) / sizeof(abstract_events[0])))
-		return NULL;
-	return abstract_events[i];
+	return i >= 0 && i < NELEM(abstract_events) ? abstract_events[i] : NULL;
+}
+
+int pmu_is_abstract(const char *name)
+{
+	for (int i = 0; i < NELEM(abstract_events); i++)
+		if (!strcmp(abstract_events[i], name))
+			return 1;
+	return 0;
 }

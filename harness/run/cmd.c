@@ -107,9 +107,10 @@ static const struct opt measure_opts[] = {
      "add its model_*_per_op columns (see pcbench model -h)"},
     {"list-events", O_LIST_EVENTS, NULL,
      "the event table for this machine's PMU, or --pmu NAME\n"
-     "(skx, clx, icx, spr, amd64_fam17h_zen2,\n"
-     "amd64_fam19h_zen3, amd64_fam19h_zen4)"},
-    {"pmu", O_PMU, "NAME", "with --list-events: the PMU whose table to print"},
+     "(an unknown NAME lists the known ones)"},
+    {"pmu", O_PMU, "NAME",
+     "with --list-events: the PMU whose table to print; with --dry-run: plan the counters as\n"
+     "encoded for that PMU (e.g. emr, gnr, amd64_fam1ah_zen5)"},
     {"help", 'h', NULL, "this text"},
     {NULL, 0, NULL, NULL},
 };
@@ -483,8 +484,8 @@ int measure_main(int argc, char **argv)
 		list_scenarios();
 		return 0;
 	}
-	if (run.opt.pmu && !run.opt.list_events)
-		usage_error("--pmu", run.opt.pmu, "only with --list-events");
+	if (run.opt.pmu && !run.opt.list_events && !run.opt.dry_run)
+		usage_error("--pmu", run.opt.pmu, "only with --list-events or --dry-run");
 	if (run.opt.list_events) {
 		if (pmu_list_events(stdout, run.opt.pmu, err, sizeof(err)))
 			usage_error("--list-events", run.opt.pmu ? run.opt.pmu : "", "%s", err);
@@ -492,7 +493,8 @@ int measure_main(int argc, char **argv)
 	}
 	if (gbshim_init(&gb_argc, gb_argv))
 		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
-	run.pmu = pmu_resolve(run.opt.events, run.opt.events_kernel, err, sizeof(err));
+	run.pmu =
+	    pmu_resolve_for(run.opt.events, run.opt.events_kernel, run.opt.pmu, err, sizeof(err));
 	if (!run.pmu) {
 		fprintf(stderr, "pcbench: %s\n", err);
 		return 2;
@@ -506,6 +508,8 @@ int measure_main(int argc, char **argv)
 	build_families(&run.opt, topo);
 	if (run.opt.dry_run) {
 		print_plan(&run.opt, topo);
+		if (run.opt.pmu)
+			pmu_print_set(stdout, run.pmu);
 		topo_free(topo);
 		return 0;
 	}

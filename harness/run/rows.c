@@ -94,6 +94,7 @@ char *options_json(const struct options *o)
 	for (int i = 0; i < o->sel.nparams; i++)
 		json_array_append_new(params, json_string(o->sel.params[i]));
 	json_object_set_new(j, "param", params);
+	json_object_set_new(j, "counters", pmu_set_json(run.pmu));
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	return s;

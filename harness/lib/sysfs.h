@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sysfs.h - reading the kernel's sysfs under an injectable root: PCBENCH_SYSFS_ROOT, when
+ * set, replaces "/sys" (tests present a fake machine: a CPU, its PMU, its settings).
+ */
+#ifndef PCBENCH_SYSFS_H
+#define PCBENCH_SYSFS_H
+
+#include <stddef.h>
+
+/* sysfs_root - PCBENCH_SYSFS_ROOT, or "/sys". */
+const char *sysfs_root(void);
+
+/* sysfs_overridden - PCBENCH_SYSFS_ROOT is set (the machine described is not this one). */
+int sysfs_overridden(void);
+
+/* sysfs_path - "<root>/<rel>" into @buf; @rel has no leading slash. */
+void sysfs_path(char *buf, size_t len, const char *rel);
+
+/*
+ * sysfs_read - the first line of "<root>/<rel>", without its newline, into @buf.
+ * Returns 0, or -1 (errno set) when the file cannot be read.
+ */
+int sysfs_read(const char *rel, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pmu_sysfs.c - raw encoding terms through the kernel's sysfs PMU description.
+ *
+ * The kernel describes each event source in <sysfs>/bus/event_source/devices/<pmu>/: its
+ * perf_event_attr.type in "type", and in format/<term> where a term's bits go, e.g.
+ * format/event "config:0-7", format/offcore_rsp "config1:0-63", or on AMD format/event
+ * "config:0-7,32-35" (the value's bits fill the ranges low bits first). The core PMU is
+ * "cpu", or "cpu_core" on hybrid parts. The sysfs root is injectable (PCBENCH_SYSFS_ROOT).
+ *
+ * Without a core PMU in sysfs (a VM, or a CPU described for another machine) the kernel's
+ * x86 core formats below are used, with type PERF_TYPE_RAW: they are what Linux exports
+ * (PMU_FORMAT_ATTR in arch/x86/events/intel/core.c and arch/x86/events/amd/core.c).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu_int.h"
+#include "sysfs.h"
+
+static const struct {
+	const char *vendor, *term, *spec;
+} builtin[] = {
+    {"GenuineIntel", "event", "config:0-7"},   {"GenuineIntel", "umask", "config:8-15"},
+    {"GenuineIntel", "edge", "config:18"},     {"GenuineIntel", "inv", "config:23"},
+    {"GenuineIntel", "cmask", "config:24-31"}, {"GenuineIntel", "offcore_rsp", "config1:0-63"},
+    {"GenuineIntel", "ldlat", "config1:0-15"}, {"AuthenticAMD", "event", "config:0-7,32-35"},
+    {"AuthenticAMD", "umask", "config:8-15"},  {"AuthenticAMD", "edge", "config:18"},
+    {"AuthenticAMD", "inv", "config:23"},      {"AuthenticAMD", "cmask", "config:24-31"},
+};
+
+#define DEVICES "bus/event_source/devices"
+
+/* core_pmu - the sysfs core PMU's name and type: 1, or 0 when there is none. */
+static int core_pmu(char *name, size_t len, unsigned *type)
+{
+	static const char *const names[] = {"cpu", "cpu_core"};
+	char rel[128], buf[32];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(rel, sizeof(rel), DEVICES "/%s/type", names[i]);
+		if (!sysfs_read(rel, buf, sizeof(buf))) {
+			snprintf(name, len, "%s", names[i]);
+			*type = (unsigned)strtoul(buf, NULL, 0);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int have_core_pmu(void)
+{
+	char dir[4096], rel[512], buf[32], name[16];
+	unsigned type;
+	struct dirent *e;
+	DIR *d;
+	int found = core_pmu(name, sizeof(name), &type);
+
+	sysfs_path(dir, sizeof(dir), DEVICES);
+	if (found || !(d = opendir(dir)))
+		return 1; /* found, or cannot tell: do not claim there is none */
+	/* Other architectures name their core PMU otherwise: any source of type RAW. */
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(rel, sizeof(rel), DEVICES "/%s/type", e->d_name);
+		found = !sysfs_read(rel, buf, sizeof(buf)) && atoi(buf) == PERF_TYPE_RAW;
+	}
+	closedir(d);
+	return found;
+}
+
+/* place - put @value's bits into @a as @spec ("config1:0-63", "config:0-7,32-35") says. */
+static int place(struct perf_event_attr *a, const char *spec, uint64_t value, char *err,
+		 size_t errlen)
+{
+	const char *colon = strchr(spec, ':'), *p;
+	__u64 *field;
+	int used = 0;
+
+	if (!colon)
+		goto bad;
+	if (!strncmp(spec, "config:", 7))
+		field = &a->config;
+	else if (!strncmp(spec, "config1:", 8))
+		field = &a->config1;
+	else if (!strncmp(spec, "config2:", 8))
+		field = &a->config2;
+	else
+		goto bad;
+	for (p = colon + 1; *p;) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0 || lo > 63)
+			goto bad;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || hi < lo || hi > 63)
+				goto bad;
+		}
+		for (long b = lo; b <= hi; b++, used++)
+			if (used < 64 && (value >> used) & 1)
+				*field |= 1ULL << b;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			goto bad;
+	}
+	if (used < 64 && value >> used) {
+		snprintf(err, errlen, "value 0x%llx does not fit format \"%s\"",
+			 (unsigned long long)value, spec);
+		return -1;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "cannot parse format \"%s\"", spec);
+	return -1;
+}
+
+int pmu_sysfs_encode(const char *terms, const char *vendor, int kernel,
+		     struct perf_event_attr *attr, char *via, size_t vialen, char *err,
+		     size_t errlen)
+{
+	char pmu[16], rel[192], spec[128], *copy, *rest, *tok;
+	unsigned type = PERF_TYPE_RAW;
+	int sysfs = core_pmu(pmu, sizeof(pmu), &type), rc = sysfs;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->exclude_kernel = !kernel;
+	attr->exclude_guest = 1;
+	if (sysfs)
+		snprintf(via, vialen, "sysfs %s", pmu);
+	else
+		snprintf(via, vialen, "built-in format");
+	rest = copy = strdup(terms);
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (rc >= 0 && (tok = strsep(&rest, ","))) {
+		char *eq = strchr(tok, '='), *end;
+		uint64_t value = 1;
+
+		if (eq) {
+			*eq = 0;
+			errno = 0;
+			value = strtoull(eq + 1, &end, 0);
+			if (errno || end == eq + 1 || *end) {
+				snprintf(err, errlen, "term %s=%s: not a number", tok, eq + 1);
+				rc = -1;
+				break;
+			}
+		}
+		spec[0] = 0;
+		if (sysfs) {
+			snprintf(rel, sizeof(rel), DEVICES "/%s/format/%s", pmu, tok);
+			if (sysfs_read(rel, spec, sizeof(spec))) {
+				snprintf(err, errlen, "term %s: no %s/%s", tok, sysfs_root(), rel);
+				rc = -1;
+				break;
+			}
+		} else {
+			for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+				if (!strcmp(builtin[i].vendor, vendor) &&
+				    !strcmp(builtin[i].term, tok))
+					snprintf(spec, sizeof(spec), "%s", builtin[i].spec);
+			if (!spec[0]) {
+				snprintf(err, errlen,
+					 "term %s: no cpu PMU in sysfs and no built-in %s format",
+					 tok, vendor);
+				rc = -1;
+				break;
+			}
+		}
+		if (place(attr, spec, value, err, errlen))
+			rc = -1;
+	}
+	free(copy);
+	return rc;
+}
