@@ -179,8 +179,8 @@ static void list_scenarios(void)
 			printf("    %-10s %s {%s}\n", sc->workloads[j].name, sc->workloads[j].desc,
 			       sc->workloads[j].set);
 		printf("  parameters:\n");
-		for (int j = 0; sc->params[j].name; j++) {
-			const struct bench_param *p = &sc->params[j];
+		for (int j = 0; scenario_param(sc, j); j++) {
+			const struct bench_param *p = scenario_param(sc, j);
 
 			printf("    %-10s %s (default %s", p->name, p->help, p->def);
 			if (p->choices && !strcmp(p->choices, BENCH_LAYOUT)) {

@@ -161,9 +161,9 @@ void build_families(const struct options *o, const struct topo *topo)
 							   o->filter ? &re : NULL, negate);
 			}
 		}
-		for (int i = 0; sc->params[i].name; i++)
-			if (strcmp(sc->params[i].name, "layout"))
-				add_param_col(sc->params[i].name);
+		for (int i = 0; scenario_param(sc, i); i++)
+			if (strcmp(scenario_param(sc, i)->name, "layout"))
+				add_param_col(scenario_param(sc, i)->name);
 	}
 	if (o->filter)
 		regfree(&re);
@@ -224,7 +224,7 @@ static void build_matrix(const struct options *o, const struct topo *topo)
 			run.fams[run.nfams++] = f;
 		}
 	}
-	for (int i = 0; sc->params[i].name; i++)
-		add_param_col(sc->params[i].name);
+	for (int i = 0; scenario_param(sc, i); i++)
+		add_param_col(scenario_param(sc, i)->name);
 	free(cpus);
 }

@@ -33,7 +33,14 @@ struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *
 void cfg_free(struct bench_cfg *cfg);
 const struct scenario *cfg_scenario(const struct bench_cfg *cfg);
 const struct bench_preset *cfg_preset(const struct bench_cfg *cfg);
-/* cfg_value - value of parameter number @i of the scenario. */
+/*
+ * harness_params - the parameters every scenario accepts after its own ({NULL}-terminated):
+ * `work`. scenario_param - parameter number @i of @sc: its own params[], then these; NULL
+ * past the end. Loop over parameters with it, not over sc->params.
+ */
+extern const struct bench_param harness_params[];
+const struct bench_param *scenario_param(const struct scenario *sc, int i);
+/* cfg_value - value of parameter number @i (numbered as scenario_param does). */
 const char *cfg_value(const struct bench_cfg *cfg, int i);
 /* cfg_layout_name - the value of the "layout" parameter, or "" when there is none. */
 const char *cfg_layout_name(const struct bench_cfg *cfg);

@@ -10,6 +10,7 @@
 #include "measure.h"
 #include "topology.h"
 #include "util.h"
+#include "work.h"
 
 volatile sig_atomic_t meas_abort;
 
@@ -39,6 +40,9 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
 	m->window_s = window_s;
 	m->warmup_s = warmup_s;
 	m->home = *home;
+	/* -D work=N: calibrated once per run, on the first measurement that asks for it */
+	m->work_ns = bench_long(cfg, "work");
+	m->work_iters = m->work_ns > 0 ? work_iters(work_calibration(), m->work_ns) : 0;
 	pthread_barrier_init(&m->bar, NULL, (unsigned)threads);
 	pthread_mutex_init(&m->lock, NULL);
 	m->slots = bench_alloc((size_t)threads * sizeof(*m->slots), BENCH_PAD);
@@ -95,14 +99,34 @@ static void fail(struct measurement *m, const char *fmt, ...)
 }
 
 /*
+ * run_ops - @batch operations; with -D work=N one at a time, each followed by the
+ * calibrated private work (the same for every scenario: run(…, 1) is part of the API).
+ */
+static uint64_t run_ops(const struct measurement *m, void *tstate, uint64_t batch)
+{
+	uint64_t ops = 0;
+
+	if (!m->work_iters)
+		return m->sc->run(m->shared, tstate, batch);
+	for (uint64_t i = 0; i < batch; i++) {
+		uint64_t got = m->sc->run(m->shared, tstate, 1);
+
+		ops += got;
+		if (!got)
+			break; /* it stopped waiting: the window is over */
+		work_spin(m->work_iters);
+	}
+	return ops;
+}
+
+/*
  * run_until - operations in growing batches until @end; returns the operations done.
  * Between batches the thread also samples the CPU it runs on (a vDSO call, nanoseconds).
  */
 static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int planned, double end,
 			  uint64_t *batch)
 {
-	uint64_t (*run)(void *, void *, uint64_t) = m->sc->run;
-	void *shared = m->shared, *tstate = slot->tstate;
+	void *tstate = slot->tstate;
 	uint64_t ops = 0;
 	double t = now_s();
 
@@ -110,7 +134,7 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 		double t2;
 		int cpu;
 
-		ops += run(shared, tstate, *batch);
+		ops += run_ops(m, tstate, *batch);
 		t2 = now_s();
 		cpu = sched_getcpu();
 		if (cpu != planned)

@@ -50,6 +50,8 @@ struct measurement {
 	int threads;
 	const int *pus; /* OS index of the PU of each thread */
 	double window_s, warmup_s;
+	long work_ns;	       /* -D work=N */
+	uint64_t work_iters;   /* its calibrated iterations after every operation, or 0 */
 	struct topo_home home; /* where setup() allocations go */
 	uint64_t home_nodes;   /* NUMA nodes that really hold them (bit per OS index) */
 	int home_known;	       /* home_nodes could be read from the OS */

@@ -30,10 +30,38 @@ void bench_error(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The harness's own parameters: every scenario accepts them after its own, with one
+ * implementation in the harness (work: measure.c spins it after every operation).
+ */
+const struct bench_param harness_params[] = {
+    {"work", "0",
+     "ns of private, uncontended work after every operation (calibrated once per run, see "
+     "context.json; 0: none)",
+     NULL, 0, 100000000},
+    {NULL},
+};
+
+const struct bench_param *scenario_param(const struct scenario *sc, int i)
+{
+	int n = 0;
+
+	while (sc->params && sc->params[n].name)
+		n++;
+	if (i < n)
+		return &sc->params[i];
+	for (int k = 0; harness_params[k].name; k++)
+		if (i - n == k)
+			return &harness_params[k];
+	return NULL;
+}
+
 static int param_index(const struct scenario *sc, const char *name, size_t len)
 {
-	for (int i = 0; sc->params && sc->params[i].name; i++)
-		if (strlen(sc->params[i].name) == len && !strncmp(sc->params[i].name, name, len))
+	const struct bench_param *p;
+
+	for (int i = 0; (p = scenario_param(sc, i)); i++)
+		if (strlen(p->name) == len && !strncmp(p->name, name, len))
 			return i;
 	return -1;
 }
@@ -114,11 +142,11 @@ struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *
 	cfg->preset = preset;
 	cfg->wl = wl;
 	cfg->threads = threads;
-	while (sc->params && sc->params[cfg->nparams].name)
+	while (scenario_param(sc, cfg->nparams))
 		cfg->nparams++;
 	cfg->values = xcalloc((size_t)cfg->nparams + 1, sizeof(char *));
 	for (int i = 0; i < cfg->nparams; i++)
-		cfg->values[i] = xstrdup(sc->params[i].def);
+		cfg->values[i] = xstrdup(scenario_param(sc, i)->def);
 
 	snprintf(from, sizeof(from), "%s workload %s", sc->name, wl->name);
 	if (apply(sc, cfg->values, wl->set, from, 0, err, errlen))
@@ -130,7 +158,7 @@ struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *
 		if (apply(sc, cfg->values, user[i], "--param", 1, err, errlen))
 			goto fail;
 	for (int i = 0; i < cfg->nparams; i++)
-		if (validate(&sc->params[i], cfg->values[i], err, errlen))
+		if (validate(scenario_param(sc, i), cfg->values[i], err, errlen))
 			goto fail;
 	if (sc->check && sc->check(cfg, err, errlen))
 		goto fail;
@@ -255,8 +283,8 @@ const struct layout *cfg_layout(const struct bench_cfg *cfg)
 	char err[256];
 	int i = param_index(cfg->sc, "layout", 6);
 
-	if (i < 0 || !cfg->sc->params[i].choices ||
-	    strcmp(cfg->sc->params[i].choices, BENCH_LAYOUT))
+	if (i < 0 || !scenario_param(cfg->sc, i)->choices ||
+	    strcmp(scenario_param(cfg->sc, i)->choices, BENCH_LAYOUT))
 		return NULL;
 	return bench_layout(cfg, "layout", err, sizeof(err));
 }

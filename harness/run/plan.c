@@ -185,10 +185,11 @@ void selection_check(const struct scenario *const *table, const struct selection
 		int found = 0;
 
 		for (int t = 0; table[t]; t++)
-			for (int j = 0; in_list(scn, table[t]->name) && table[t]->params[j].name;
+			for (int j = 0; in_list(scn, table[t]->name) && scenario_param(table[t], j);
 			     j++)
-				found |= strlen(table[t]->params[j].name) == len &&
-					 !strncmp(table[t]->params[j].name, s->params[i], len);
+				found |=
+				    strlen(scenario_param(table[t], j)->name) == len &&
+				    !strncmp(scenario_param(table[t], j)->name, s->params[i], len);
 		if (!found)
 			usage_error("--param", s->params[i],
 				    "no selected scenario has parameter %.*s", (int)len,

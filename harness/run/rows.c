@@ -11,6 +11,7 @@
 #include "pmu_events.h"
 #include "run.h"
 #include "util.h"
+#include "work.h"
 
 /* open_extra_csv - the --csv file, appended to only when its header is this run's. */
 static struct csv_writer *open_extra_csv(const char *path)
@@ -72,6 +73,36 @@ void open_outputs(const struct options *o)
 	snprintf(run.context_path, sizeof(run.context_path), "%s/context.json", run.run_dir);
 }
 
+/*
+ * work_json - the calibration of -D work=N, done here (once per run, before the first
+ * measurement) when some family asks for work; null when none does.
+ */
+static json_t *work_json(void)
+{
+	const struct work_cal *c;
+	json_t *w, *trials;
+	int any = 0;
+
+	for (int i = 0; i < run.nfams; i++)
+		any |= run.fams[i].cfg && bench_long(run.fams[i].cfg, "work") > 0;
+	if (!any)
+		return json_null();
+	c = work_calibration();
+	w = json_object();
+	trials = json_array();
+	json_object_set_new(w, "ns_per_iteration", json_real(c->ns_per_iter));
+	json_object_set_new(w, "calibration_iterations", json_integer((json_int_t)c->iters));
+	for (int k = 0; k < c->trials; k++)
+		json_array_append_new(trials, json_real(c->trial_ns[k]));
+	json_object_set_new(w, "trial_ns_per_iteration", trials);
+	json_object_set_new(w, "calibration_s", json_real(c->seconds));
+	json_object_set_new(
+	    w, "method",
+	    json_string("register-only loop on the unpinned main thread, median "
+			"of the trials; iterations = round(work / ns_per_iteration)"));
+	return w;
+}
+
 char *options_json(const struct options *o)
 {
 	json_t *j = json_object(), *params = json_array();
@@ -95,6 +126,7 @@ char *options_json(const struct options *o)
 		json_array_append_new(params, json_string(o->sel.params[i]));
 	json_object_set_new(j, "param", params);
 	json_object_set_new(j, "counters", pmu_set_json(run.pmu));
+	json_object_set_new(j, "work_calibration", work_json());
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	return s;
@@ -333,8 +365,8 @@ static int param_cells(struct row *x, const char **v, char (*buf)[40])
 	(void)buf;
 	for (int i = 0; i < run.nparam_cols; i++) {
 		v[i] = "";
-		for (int j = 0; x->f->sc->params[j].name; j++)
-			if (!strcmp(x->f->sc->params[j].name, run.param_cols[i]))
+		for (int j = 0; scenario_param(x->f->sc, j); j++)
+			if (!strcmp(scenario_param(x->f->sc, j)->name, run.param_cols[i]))
 				v[i] = cfg_value(x->f->cfg, j);
 	}
 	return run.nparam_cols;
