@@ -14,6 +14,12 @@ extern const struct cmd_help measure_help;
 /* compare_main - `pcbench compare RUN [RUN2] [options]`. */
 int compare_main(int argc, char **argv);
 extern const struct cmd_help compare_help;
+/*
+ * compare_run_report - `pcbench compare DIR -o DIR`: the end-of-run report of the run in
+ * DIR (the summary tables and significant changes on stdout, the full report into DIR).
+ * Returns compare_main's status.
+ */
+int compare_run_report(const char *dir);
 /* plot_main - `pcbench plot RUN [-o DIR]`. */
 int plot_main(int argc, char **argv);
 extern const struct cmd_help plot_help;

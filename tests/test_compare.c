@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@
 #include "check.h"
 
 static char fixtures[4096];
+
+static int count_entries(const char *dir);
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -168,6 +171,7 @@ static void test_golden(void)
 	static const struct {
 		const char *fmt, *file;
 	} g[] = {
+	    {"summary", "golden-summary.txt"},
 	    {"table", "golden-table.txt"},
 	    {"lkp", "golden-lkp.txt"},
 	    {"markdown", "golden-markdown.md"},
@@ -321,11 +325,9 @@ static void test_one_run(void)
 	      "one run: hitm_local_mux < 1 not flagged");
 	CHECK(!contains(&rep, find(&rep, "+fix", "2", "llc_miss_per_op"), "flags", "multiplexed"),
 	      "one run: llc_miss flagged although its _mux is 1");
-	/* From a zero median: 0 -> 0 is no change, 0 -> x an infinite (significant) one. */
-	row = find(&rep, "+fix", "1", "c2c_fill_local_per_op");
-	CHECK(row >= 0 && !strcmp(get(&rep, row, "change_pct"), "0") &&
-		  !strcmp(get(&rep, row, "verdict"), "n.s."),
-	      "one run: c2c_fill_local 0 -> 0 must be no change, n.s.");
+	/* A counter 0 on both sides is not a row; from a zero median, 0 -> x is infinite. */
+	CHECK(find(&rep, "+fix", "1", "c2c_fill_local_per_op") < 0,
+	      "one run: c2c_fill_local 0 -> 0 (all zero) must not appear");
 	row = find(&rep, "+half", "1", "c2c_fill_local_per_op");
 	CHECK(row >= 0 && !strcmp(get(&rep, row, "change_pct"), "inf") &&
 		  !strcmp(get(&rep, row, "verdict"), "regressed"),
@@ -372,6 +374,138 @@ static void test_one_run(void)
 	result_free(&r);
 }
 
+/*
+ * The correction per family, on endrun/ (threads=1: +a and +b separated from the base, raw
+ * p 0.0079 each, +c with one overlap, 0.0159): Holm gives all three 3 x 0.0079 = 0.0238,
+ * Benjamini-Hochberg gives +a and +b 3/2 x 0.0079 = 0.0119 and +c its own 0.0159.
+ */
+static void test_correction(void)
+{
+	static const struct {
+		const char *name, *preset;
+		double want;
+	} corr[] = {
+	    {"holm", "+a", 3 * 2.0 / 252}, {"holm", "+c", 3 * 2.0 / 252},
+	    {"bh", "+a", 1.5 * 2.0 / 252}, {"bh", "+c", 4.0 / 252},
+	    {"none", "+a", 2.0 / 252},	   {"none", "+c", 4.0 / 252},
+	};
+
+	for (size_t i = 0; i < sizeof(corr) / sizeof(corr[0]); i++) {
+		struct result r = run(compare_main, fixtures, NULL, "compare", "endrun", "-f",
+				      "csv", "--correction", corr[i].name, NULL);
+		struct report rep = csv_report(r.out);
+		int row = find(&rep, corr[i].preset, "1", "ops_per_s");
+		double adj = row >= 0 ? atof(get(&rep, row, "p_adjusted")) : 0;
+
+		CHECK(
+		    r.code == 0 && row >= 0 && fabs(adj - corr[i].want) < 1e-12 &&
+			!strcmp(get(&rep, row, "correction"), corr[i].name) &&
+			!strcmp(get(&rep, row, "family_size"), "3") &&
+			!strcmp(get(&rep, row, "verdict"), "improved"),
+		    "--correction %s: %s threads=1 adjusted p %g, want %g (family of 3), improved",
+		    corr[i].name, corr[i].preset, adj, corr[i].want);
+		csv_table_free(rep.t);
+		result_free(&r);
+	}
+}
+
+/*
+ * The end-of-run report (compare_run_report, what a measurement prints at its end) of a copy
+ * of endrun/ in a scratch directory: the golden summary, the significant changes list, and
+ * the full report written next to its results.csv.
+ */
+static int run_report(int argc, char **argv)
+{
+	(void)argc;
+	return compare_run_report(argv[1]);
+}
+
+static void test_end_report(void)
+{
+	char scratch[] = "/tmp/test_compare.end.XXXXXX", cmd[16384];
+	struct result r;
+
+	if (!mkdtemp(scratch)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	snprintf(cmd, sizeof(cmd), "cp -r '%s/endrun' '%s/run'", fixtures, scratch);
+	if (system(cmd)) {
+		fail("cannot copy endrun/");
+		return;
+	}
+	r = run(run_report, scratch, NULL, "report", "run", NULL);
+	CHECK(r.code == 0, "compare_run_report: exit %d: %s", r.code, r.err);
+	golden("golden-end.txt", r.out);
+	snprintf(cmd, sizeof(cmd), "%s/run", scratch);
+	CHECK(count_entries(cmd) == 5,
+	      "compare_run_report: want results.csv, context.json and 3 "
+	      "report files in the run directory, have %d",
+	      count_entries(cmd));
+	result_free(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
+	if (system(cmd))
+		fail("cannot remove %s", scratch);
+}
+
+/* count_entries - the names in directory @dir, "." and ".." aside. */
+static int count_entries(const char *dir)
+{
+	char cmd[8192];
+	FILE *p;
+	int n = 0, ch;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s'", dir);
+	p = popen(cmd, "r");
+	while (p && (ch = fgetc(p)) != EOF)
+		n += ch == '\n';
+	if (p)
+		pclose(p);
+	return n;
+}
+
+/* compare writes no file without -o; with -o DIR its full report, the table as compare.txt. */
+static void test_out_dir(void)
+{
+	char scratch[] = "/tmp/test_compare.out.XXXXXX", one[8192], path[8192 + 64];
+	struct result r, t;
+	static const char *const files[] = {"compare.txt", "compare-lkp.txt", "compare.csv"};
+
+	if (!mkdtemp(scratch)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	snprintf(one, sizeof(one), "%s/one", fixtures);
+	r = run(compare_main, scratch, NULL, "compare", one, NULL);
+	CHECK(r.code == 0 && count_entries(scratch) == 0,
+	      "compare without -o: exit %d, %d files left in the working directory", r.code,
+	      count_entries(scratch));
+	result_free(&r);
+	r = run(compare_main, scratch, NULL, "compare", one, "-o", "rep", NULL);
+	CHECK(r.code == 0 && strstr(r.out, "full report (every metric) in rep:"),
+	      "compare -o rep: exit %d, stdout does not say where the report is", r.code);
+	snprintf(path, sizeof(path), "%s/rep", scratch);
+	CHECK(count_entries(scratch) == 1 && count_entries(path) == 3,
+	      "compare -o rep: want only rep/ with 3 files");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/rep/%s", scratch, files[i]);
+		CHECK(access(path, R_OK) == 0, "compare -o: no %s", files[i]);
+	}
+	t = run(compare_main, scratch, NULL, "compare", one, "-f", "table", NULL);
+	snprintf(path, sizeof(path), "%s/rep/compare.txt", scratch);
+	{
+		char *txt = slurp(path, NULL);
+
+		CHECK(txt && !strcmp(txt, t.out), "compare.txt is not the table format's output");
+		free(txt);
+	}
+	result_free(&t);
+	result_free(&r);
+	snprintf(path, sizeof(path), "rm -rf '%s'", scratch);
+	if (system(path))
+		fail("cannot remove %s", scratch);
+}
+
 /* expect_error - exit 2 and a stderr line naming @what. */
 static void expect_error(int (*fn)(int, char **), const char *what, const char *a1, const char *a2,
 			 const char *a3, const char *a4)
@@ -397,6 +531,8 @@ static void test_bad_input(void)
 	expect_error(compare_main, "--base: +nope", "one", "--base", "+nope", NULL);
 	expect_error(compare_main, "--format: xml", "one", "--format", "xml", NULL);
 	expect_error(compare_main, "--alpha: 2", "one", "--alpha", "2", NULL);
+	expect_error(compare_main, "--correction: bonferroni", "one", "--correction", "bonferroni",
+		     NULL);
 	expect_error(compare_main, "--metric: bogus_per_op", "one", "--metric", "bogus_per_op",
 		     NULL);
 	expect_error(compare_main, "RUN", NULL, NULL, NULL, NULL);
@@ -489,6 +625,9 @@ int main(int argc, char **argv)
 		test_golden();
 		test_join_two_runs();
 		test_one_run();
+		test_correction();
+		test_out_dir();
+		test_end_report();
 		test_bad_input();
 		test_plot_without_gnuplot();
 	}

@@ -5,28 +5,40 @@
  * Its options (one table, lib/opt.h) and the command: load, group, compare, report.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "compare.h"
 #include "num.h"
 #include "opt.h"
 /* Long-only options. */
-enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI };
+enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI, O_CORRECTION };
 
 static const struct opt compare_opts[] = {
     {"base", 'b', "PRESET",
      "one RUN: the base preset (default: each scenario's first\n"
      "preset); with --by host: the base host"},
     {"by", O_BY, "host", "put hosts (and topology_fp) side by side, from one or\nseveral RUNs"},
-    {"format", 'f', "FMT", "the report format (below; default: the first)"},
+    {"format", 'f', "FMT", "the report format on stdout (below; default: the first)"},
     {"metric", 'm', "LIST",
      "compare only these metric columns (default: ops_per_s,\n"
      "ns_per_op and every *_per_op column measured on both sides)"},
     {"alpha", O_ALPHA, "A", "significance level of the Mann-Whitney U test (default 0.05)"},
     {"min-change", O_MIN_CHANGE, "PCT", "smallest |%change| called significant (default 1)"},
-    {"ci", O_CI, NULL, "bootstrap confidence interval of the ratio of medians"},
+    {"ci", O_CI, NULL,
+     "bootstrap confidence interval of the ratio of medians for\n"
+     "every metric (ops_per_s always has one)"},
+    {"correction", O_CORRECTION, "NAME",
+     "multiple-testing correction per family (one metric's\n"
+     "comparisons in one table): holm (default), bh\n"
+     "(Benjamini-Hochberg) or none"},
+    {"out", 'o', "DIR",
+     "also write the full report into DIR (created if missing):\n"
+     "the formats below that name a file, every metric;\n"
+     "without -o, compare writes no file"},
     {"help", 'h', NULL, "this text"},
     {NULL, 0, NULL, NULL},
 };
@@ -34,9 +46,13 @@ static const struct opt compare_opts[] = {
 /* The report formats, from their table (formats.c). */
 static void print_formats(FILE *out)
 {
-	fprintf(out, "\nFormats (--format):\n");
-	for (const struct report_format *f = compare_formats; f->name; f++)
-		fprintf(out, "  %-10s %s\n", f->name, f->help);
+	fprintf(out, "\nFormats (--format; -o DIR writes those with a file):\n");
+	for (const struct report_format *f = compare_formats; f->name; f++) {
+		fprintf(out, "  %-10s %s", f->name, f->help);
+		if (f->file)
+			fprintf(out, " (-o: %s)", f->file);
+		fprintf(out, "\n");
+	}
 }
 
 const struct cmd_help compare_help = {
@@ -102,6 +118,9 @@ static void parse_args(int argc, char **argv, struct options *o, const char ***a
 		case 'm':
 			o->metrics = optarg;
 			break;
+		case 'o':
+			o->out_dir = optarg;
+			break;
 		case O_ALPHA:
 			o->alpha = parse_double("--alpha", optarg, 0, 1, 1);
 			break;
@@ -111,6 +130,16 @@ static void parse_args(int argc, char **argv, struct options *o, const char ***a
 		case O_CI:
 			o->ci = 1;
 			break;
+		case O_CORRECTION: {
+			int k = 0;
+
+			while (cmp_correction_names[k] && strcmp(cmp_correction_names[k], optarg))
+				k++;
+			if (!cmp_correction_names[k])
+				usage_error("--correction", optarg, "expected holm, bh or none");
+			o->correction = (enum correction)k;
+			break;
+		}
 		}
 	}
 	*args = (const char **)argv + optind;
@@ -129,8 +158,58 @@ static struct compare state;
 static struct header header;
 
 /* median of column @col over the ok rows of @r where @match(row) holds; NAN if none. */
+/*
+ * write_files - every format with a file, into @dir, each through a temporary name renamed
+ * into place once it is whole; then one line on stdout saying where they are. Returns 0, or
+ * 1 when a file could not be written (named on stderr, nothing left under its name).
+ */
+static int write_files(const struct compare *c, const struct header *h, const char *dir)
+{
+	struct sb names = {0};
+	int status = 0;
+
+	mkdir_p(dir, "--out");
+	for (const struct report_format *f = compare_formats; f->name; f++) {
+		char *path, *tmp;
+		FILE *out;
+		int err = 0;
+
+		if (!f->file)
+			continue;
+		path = xasprintf("%s/%s", dir, f->file);
+		tmp = xasprintf("%s.tmp", path);
+		out = fopen(tmp, "w");
+		if (out) {
+			f->fn(c, h, out);
+			if (fflush(out) || ferror(out) || fsync(fileno(out)))
+				err = errno ? errno : EIO;
+			if (fclose(out) && !err)
+				err = errno;
+			if (!err && rename(tmp, path))
+				err = errno;
+			if (err)
+				unlink(tmp);
+		} else {
+			err = errno;
+		}
+		if (err) {
+			fprintf(stderr, "pcbench: compare: %s: %s\n", path, strerror(err));
+			status = 1;
+		} else {
+			sb_printf(&names, " %s", f->file);
+		}
+		free(path);
+		free(tmp);
+	}
+	if (names.n)
+		printf("\nfull report (every metric) in %s:%s\n", dir, sb_str(&names));
+	free(names.p);
+	return status;
+}
+
 int compare_main(int argc, char **argv)
 {
+	int status;
 	struct compare *const cp = &state;
 	struct header *const h = &header;
 	const char **args;
@@ -234,11 +313,20 @@ int compare_main(int argc, char **argv)
 		for (int col = 1; col < cp->blocks[bi].ncols; col++)
 			if (cp->blocks[bi].cell[col] >= 0)
 				cmp_compare_cells(cp, bi, col);
+	cmp_judge(cp);
 	cmp_build_header(cp, h);
 	cp->o.fmt->fn(cp, h, stdout);
+	status = cp->o.out_dir ? write_files(cp, h, cp->o.out_dir) : 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "pcbench: compare: writing the report: %s\n", strerror(errno));
 		return 1;
 	}
-	return 0;
+	return status;
+}
+
+int compare_run_report(const char *dir)
+{
+	char *argv[] = {"compare", (char *)dir, "-o", (char *)dir, NULL};
+
+	return compare_main(4, argv);
 }

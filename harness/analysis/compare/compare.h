@@ -38,6 +38,7 @@ struct report_format {
 	const char *name;
 	void (*fn)(const struct compare *c, const struct header *h, FILE *out);
 	const char *help; /* one line for --help */
+	const char *file; /* the file `compare -o DIR` writes it to, or NULL */
 };
 /* The format table, ending with a row whose name is NULL; the first row is the default. */
 extern const struct report_format compare_formats[];
@@ -62,11 +63,16 @@ enum {
 #define CI_SEED 1
 #define LKP_SD_MIN 2.0 /* lkp shows "± NN%" only above this relative stddev */
 
+/* Multiple-testing corrections, named by cmp_correction_names[]. */
+enum correction { CORR_HOLM, CORR_BH, CORR_NONE };
+extern const char *const cmp_correction_names[];
+
 struct options {
-	const char *base, *metrics;
+	const char *base, *metrics, *out_dir;
 	const struct report_format *fmt;
 	double alpha, min_change;
 	int ci, by_host;
+	enum correction correction;
 };
 
 /* One RUN argument: a results CSV and what its context.json says. */
@@ -125,6 +131,8 @@ struct result {
 	int block, col, metric;
 	struct summary b, o;
 	double change, min_p, ci_lo, ci_hi;
+	double p_adj; /* mwu.p corrected within its family (NaN without a p) */
+	int family;   /* the family's size: the p-values of its metric in its table */
 	int have_p;
 	struct stats_mwu mwu;
 	const char *verdict;
@@ -215,11 +223,22 @@ void cmp_build_blocks(struct compare *c);
 
 /* verdict.c */
 int cmp_higher_is_better(const char *metric);
+/* cmp_cell_summary - median, mean, sd, cv of @metric over the ok rows of cell @cell. */
+void cmp_cell_summary(const struct compare *c, int cell, int metric, struct summary *s);
+/* cmp_status_flags - "WHO k/n error: reason; WHO k/n skipped: reason" of cell @cl. */
+void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl);
 /* cmp_compare_cells - column @col of block @bi against its base column, every metric. */
 void cmp_compare_cells(struct compare *c, int bi, int col);
+/*
+ * cmp_judge - after every cmp_compare_cells: correct the p-values per family (one metric's
+ * comparisons in one table: a group) and give each result its verdict.
+ */
+void cmp_judge(struct compare *c);
 
 /* report.c: the header and the pieces every format shares. */
 void cmp_build_header(struct compare *c, struct header *h);
+/* cmp_correction_desc - what the p-values are, for headers (allocated). */
+char *cmp_correction_desc(const struct compare *c);
 void cmp_fmt_val(char *buf, size_t len, double v);
 void cmp_fmt_pct(char *buf, size_t len, double v);
 void cmp_fmt_change(char *buf, size_t len, double v);

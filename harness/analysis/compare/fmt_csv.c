@@ -36,7 +36,7 @@ static const char *const csv_head[] = {
     "base_runs",
     "with_patch_runs",
     "metric",
-    "cmp_higher_is_better",
+    "higher_is_better",
     "n_base",
     "median_base",
     "mean_base",
@@ -53,6 +53,9 @@ static const char *const csv_head[] = {
     "u",
     "p_value",
     "p_method",
+    "p_adjusted",
+    "correction",
+    "family_size",
     "min_p",
     "ci_lo_pct",
     "ci_hi_pct",
@@ -91,7 +94,7 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 		const struct result *r = &c->res[i];
 		const struct block *b = &c->blocks[r->block];
 		const struct group *g = &c->groups[b->group];
-		char sb[6][40], so[6][40], num[8][40];
+		char sb[6][40], so[6][40], num[10][40];
 		const char *v[NCSV];
 		int k = 0;
 
@@ -105,6 +108,8 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 		fmt_double(num[5], 40, r->ci_hi);
 		fmt_double(num[6], 40, c->o.alpha);
 		fmt_double(num[7], 40, c->o.min_change);
+		fmt_double(num[8], 40, r->p_adj);
+		snprintf(num[9], 40, "%d", r->family);
 		v[k++] = g->scenario;
 		v[k++] = g->workload;
 		v[k++] = g->placement;
@@ -126,6 +131,9 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 		v[k++] = num[1];
 		v[k++] = num[2];
 		v[k++] = r->have_p ? (r->mwu.exact ? "exact" : "normal") : "";
+		v[k++] = num[8];
+		v[k++] = cmp_correction_names[c->o.correction];
+		v[k++] = num[9];
 		v[k++] = num[3];
 		v[k++] = num[4];
 		v[k++] = num[5];

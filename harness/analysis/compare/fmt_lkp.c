@@ -24,11 +24,17 @@ void cmp_print_lkp(const struct compare *c, const struct header *h, FILE *out)
 {
 	for (int i = 0; i < h->n; i++)
 		fprintf(out, "%-10s%s\n", h->key[i], h->val[i]);
+	int shown = 0;
+
 	for (int bi = 0; bi < c->nblocks; bi++) {
 		const struct block *b = &c->blocks[bi];
 		const struct group *g = &c->groups[b->group];
 		struct sb line = {0};
 		int any_fail = 0;
+
+		if (b->ncols < 2)
+			continue;
+		shown++;
 
 		fprintf(out, "\nscenario/workload/placement/threads%s%s: %s/%s/%s/%s%s%s%s%s\n",
 			c->has_home ? "/home" : "", c->one_run && c->nhosts > 1 ? "/host" : "",
@@ -166,7 +172,7 @@ void cmp_print_lkp(const struct compare *c, const struct header *h, FILE *out)
 		}
 		free(line.p);
 	}
-	if (!c->nblocks)
+	if (!shown)
 		fprintf(out, "\nnothing to compare\n");
 	cmp_print_unmatched(c, out, 0);
 }

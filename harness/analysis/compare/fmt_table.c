@@ -17,16 +17,16 @@ enum {
 	T_NEW,
 	T_NCV,
 	T_CHANGE,
+	T_CI,
 	T_P,
 	T_VERDICT,
-	T_CI,
 	T_FLAGS,
 	T_N
 };
 
 static const struct table_col table_cols[T_N] = {
-    {"testcase", 0}, {"metric", 0},  {"base", 1},    {"cv", 1}, {"with-patch", 1}, {"cv", 1},
-    {"%change", 1},  {"p-value", 1}, {"verdict", 0}, {"ci", 0}, {"flags", 0},
+    {"testcase", 0}, {"metric", 0}, {"base", 1},    {"cv", 1},	    {"with-patch", 1}, {"cv", 1},
+    {"%change", 1},  {"ci", 0},	    {"p-value", 1}, {"verdict", 0}, {"flags", 0},
 };
 
 /* The cells of one result row, as text. */
@@ -61,8 +61,6 @@ void cmp_print_table(const struct compare *c, const struct header *h, FILE *out,
 		for (int i = 0; i < h->n; i++)
 			fprintf(out, "%-10s%s\n", h->key[i], h->val[i]);
 	}
-	if (!c->o.ci)
-		table_hide(t, T_CI);
 	for (int k = 0; k < T_N; k++)
 		cp[k] = cells[k];
 	for (int i = 0; i < c->nres; i++) {

@@ -1,25 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
  * formats.c - the report formats of `pcbench compare --format`: one row each, the first
- * the default. Adding a format: one fmt_<name>.c with its function, declared here, and
- * one row (docs/hacking.md).
+ * the default on the terminal; the rows with a file are what `compare -o DIR` writes. Adding
+ * a format: one fmt_<name>.c with its function, declared here, and one row
+ * (docs/hacking.md).
  */
 #include <string.h>
 
 #include "compare.h"
 
+void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out);
 void cmp_fmt_table(const struct compare *c, const struct header *h, FILE *out);
 void cmp_print_lkp(const struct compare *c, const struct header *h, FILE *out);
 void cmp_fmt_markdown(const struct compare *c, const struct header *h, FILE *out);
 void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out);
 
 const struct report_format compare_formats[] = {
+    {"summary", cmp_fmt_summary,
+     "per table, each preset's median, cv, %change, ci, p and verdict; then the\n"
+     "             significant changes (ops_per_s unless --metric)",
+     NULL},
     {"table", cmp_fmt_table,
-     "the seeds' testcase/base/with-patch/%change table plus p-value and verdict"},
-    {"lkp", cmp_print_lkp, "the 0-day robot's %stddev %change %stddev table"},
-    {"markdown", cmp_fmt_markdown, "the table format in markdown"},
-    {"csv", cmp_print_csv, "one row per comparison and metric, every number"},
-    {NULL, NULL, NULL},
+     "the seeds' testcase/base/with-patch/%change table plus p-value and verdict", "compare.txt"},
+    {"lkp", cmp_print_lkp, "the 0-day robot's %stddev %change %stddev table", "compare-lkp.txt"},
+    {"markdown", cmp_fmt_markdown, "the table format in markdown", NULL},
+    {"csv", cmp_print_csv, "one row per comparison and metric, every number", "compare.csv"},
+    {NULL, NULL, NULL, NULL},
 };
 
 const struct report_format *compare_format_find(const char *name)

@@ -448,7 +448,7 @@ void cmp_build_blocks(struct compare *c)
 					sb_printf(&what, " %s",
 						  c->entries[c->cells[cols[k]].entry].label);
 				add_unmatched(c, g, -1, what.p);
-			} else if (n) {
+			} else { /* also a base alone: the summary shows its numbers */
 				struct block *b = new_block(c, g, -1, n + 1);
 
 				b->cell[0] = base_cell;

@@ -38,10 +38,10 @@ void cmp_fmt_p(char *buf, size_t len, const struct result *r)
 {
 	if (!r->have_p)
 		snprintf(buf, len, "-");
-	else if (r->mwu.p >= 0.001)
-		snprintf(buf, len, "%.3f", r->mwu.p);
+	else if (r->p_adj >= 0.001)
+		snprintf(buf, len, "%.3f", r->p_adj);
 	else
-		snprintf(buf, len, "%.1e", r->mwu.p);
+		snprintf(buf, len, "%.1e", r->p_adj);
 }
 
 void cmp_fmt_ci(char *buf, size_t len, const struct result *r)
@@ -81,6 +81,18 @@ static char *machine_desc(const char *host, const char *cpu)
 {
 	return cpu ? xasprintf("%s (%s)", host ? host : "unknown host", cpu)
 		   : xstrdup(host ? host : "unknown host");
+}
+
+char *cmp_correction_desc(const struct compare *c)
+{
+	static const char *const desc[] = {
+	    "Holm (step-down, family-wise error rate)",
+	    "Benjamini-Hochberg (step-up, false discovery rate)",
+	    "none (raw p-values)",
+	};
+
+	return xasprintf("%scorrected per family (one metric's comparisons in one table): %s",
+			 c->o.correction == CORR_NONE ? "not " : "", desc[c->o.correction]);
 }
 
 void cmp_build_header(struct compare *c, struct header *h)
@@ -132,17 +144,16 @@ void cmp_build_header(struct compare *c, struct header *h)
 		      "per side, else normal approximation with tie correction) and |%%change| >= "
 		      "%g%%; ops_per_s: higher is better, *_per_op: lower is better",
 		      a, STATS_MWU_EXACT_MAX, c->o.min_change));
+	hdr(h, "p-values", cmp_correction_desc(c));
 	hdr(h, "verdicts",
 	    xstrdup("improved/regressed: significant; small: p < alpha but |%change| below "
 		    "the minimum; n.s.: not significant; low n: too few ok repetitions for p < "
 		    "alpha; n/a: nothing to compare"));
-	if (c->o.ci) {
-		fmt_g(cil, sizeof(cil), 100 * (1 - c->o.alpha));
-		hdr(h, "ci",
-		    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as "
-			      "%%change (%d resamples, splitmix64 seed %d)",
-			      cil, CI_ITERS, CI_SEED));
-	}
+	fmt_g(cil, sizeof(cil), 100 * (1 - c->o.alpha));
+	hdr(h, "ci",
+	    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as %%change "
+		      "(%d resamples, splitmix64 seed %d), for ops_per_s%s",
+		      cil, CI_ITERS, CI_SEED, c->o.ci ? " and every metric (--ci)" : ""));
 	for (int i = 0; i < c->nres; i++) {
 		const struct result *r = &c->res[i];
 
@@ -155,7 +166,12 @@ void cmp_build_header(struct compare *c, struct header *h)
 				worst = i;
 		}
 	}
-	while (need < 1000 && stats_mwu_min_p((size_t)need, (size_t)need) >= c->o.alpha)
+	/* Enough repetitions for the largest family: m tests, the smallest p times m (Holm). */
+	int fam = 1;
+
+	for (int i = 0; i < c->nres && c->o.correction != CORR_NONE; i++)
+		fam = c->res[i].family > fam ? c->res[i].family : fam;
+	while (need < 1000 && fam * stats_mwu_min_p((size_t)need, (size_t)need) >= c->o.alpha)
 		need++;
 	if (low) {
 		char mp[32];
@@ -164,8 +180,8 @@ void cmp_build_header(struct compare *c, struct header *h)
 		hdr(h, "note",
 		    xasprintf("%d of %d comparisons cannot reach p < %s with their ok repetitions: "
 			      "with %zu vs %zu the smallest possible p is %s; run with -r %d or "
-			      "more",
-			      low, total, a, c->res[worst].b.n, c->res[worst].o.n, mp, need));
+			      "more (%d comparisons in the largest family)",
+			      low, total, a, c->res[worst].b.n, c->res[worst].o.n, mp, need, fam));
 	}
 	{
 		int flagged = 0;

@@ -55,7 +55,7 @@ static void summarize(const double *v, size_t n, double mux, struct summary *s)
 	s->median = stats_median(v, n);
 	s->mean = stats_mean(v, n);
 	s->sd = n ? stats_stddev(v, n) : NAN;
-	s->cv = stats_cv(v, n);
+	s->cv = n >= 2 ? stats_cv(v, n) : NAN; /* "-" for one value: no spread measured */
 	s->mux = mux;
 }
 
@@ -64,7 +64,7 @@ int cmp_higher_is_better(const char *metric)
 	return !strcmp(metric, "ops_per_s");
 }
 
-static void status_flags(struct sb *f, const char *who, const struct cell *cl)
+void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl)
 {
 	if (cl->nerr)
 		sb_printf(f, "%s%s %d/%d error: %.60s", f->n ? "; " : "", who, cl->nerr, cl->nrows,
@@ -90,7 +90,16 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 
 		for (int k = 0; k < m; k++)
 			first &= bl->res[col * c->nmetrics + k] < 0;
-		if (strcmp(c->metrics[m], "ops_per_s") && (!nb || !no))
+		int all_zero = 1;
+
+		for (size_t k = 0; k < nb; k++)
+			all_zero &= vb[k] == 0;
+		for (size_t k = 0; k < no; k++)
+			all_zero &= vo[k] == 0;
+		/* Rows with nothing to say never appear: a counter 0 on both sides, or absent. */
+		if (strcmp(c->metrics[m], "ops_per_s") && (!nb || !no || all_zero))
+			continue;
+		if (!nb && !no && !cb->nerr && !cb->nskip && !co->nerr && !co->nskip)
 			continue;
 		summarize(vb, nb, muxb, &r.b);
 		summarize(vo, no, muxo, &r.o);
@@ -105,29 +114,16 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 		r.min_p = stats_mwu_min_p(nb, no);
 		if (nb && no)
 			r.have_p = !stats_mwu(vo, no, vb, nb, STATS_MWU_AUTO, &r.mwu);
-		if (c->o.ci && nb && no &&
+		/* The interval: always for ops_per_s (the end tables show it), else with --ci. */
+		if ((c->o.ci || !strcmp(c->metrics[m], "ops_per_s")) && nb > 1 && no > 1 &&
 		    !stats_bootstrap_ratio_ci(vb, nb, vo, no, 1 - c->o.alpha, CI_ITERS, CI_SEED,
 					      &r.ci_lo, &r.ci_hi)) {
 			r.ci_lo = 100 * (r.ci_lo - 1);
 			r.ci_hi = 100 * (r.ci_hi - 1);
 		}
-		if (isnan(r.change) || !r.have_p) {
-			r.verdict = "n/a";
-		} else if (r.mwu.p < c->o.alpha && fabs(r.change) >= c->o.min_change) {
-			int up = r.change > 0;
-
-			r.verdict =
-			    up == cmp_higher_is_better(c->metrics[m]) ? "improved" : "regressed";
-		} else if (r.mwu.p < c->o.alpha) {
-			r.verdict = "small";
-		} else if (r.min_p >= c->o.alpha) {
-			r.verdict = "low n";
-		} else {
-			r.verdict = "n.s.";
-		}
 		if (first) {
-			status_flags(&flags, "base", cb);
-			status_flags(&flags, "with-patch", co);
+			cmp_status_flags(&flags, "base", cb);
+			cmp_status_flags(&flags, "with-patch", co);
 		}
 		if (r.b.mux < 1)
 			sb_printf(&flags, "%sbase multiplexed (mux %.2f)", flags.n ? "; " : "",
@@ -142,4 +138,108 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 	}
 	free(vb);
 	free(vo);
+}
+
+/* The verdict of @r from its corrected p. */
+static const char *judge(const struct compare *c, const struct result *r)
+{
+	if (isnan(r->change) || !r->have_p)
+		return "n/a";
+	if (r->p_adj < c->o.alpha && fabs(r->change) >= c->o.min_change)
+		return (r->change > 0) == cmp_higher_is_better(c->metrics[r->metric]) ? "improved"
+										      : "regressed";
+	if (r->p_adj < c->o.alpha)
+		return "small";
+	if (r->min_p >= c->o.alpha)
+		return "low n";
+	return "n.s.";
+}
+
+static const struct compare *order_ctx;
+
+static int cmp_by_p(const void *pa, const void *pb)
+{
+	double a = order_ctx->res[*(const int *)pa].mwu.p,
+	       b = order_ctx->res[*(const int *)pb].mwu.p;
+
+	return a < b ? -1 : a > b ? 1 : *(const int *)pa - *(const int *)pb;
+}
+
+const char *const cmp_correction_names[] = {"holm", "bh", "none", NULL};
+
+/*
+ * Holm (step-down): the i-th smallest of m p-values becomes max over j <= i of
+ * (m - j) p_(j), capped at 1; it controls the family-wise error rate. Benjamini-Hochberg
+ * (step-up): min over j >= i of m / (j + 1) p_(j), capped at 1; it controls the false
+ * discovery rate. 0-based ranks.
+ */
+static void adjust(struct compare *c, int *idx, int m)
+{
+	double run = 0;
+
+	order_ctx = c;
+	qsort(idx, (size_t)m, sizeof(int), cmp_by_p);
+	if (c->o.correction == CORR_HOLM) {
+		for (int j = 0; j < m; j++) {
+			double v = (m - j) * c->res[idx[j]].mwu.p;
+
+			run = v > run ? v : run;
+			c->res[idx[j]].p_adj = run < 1 ? run : 1;
+		}
+	} else if (c->o.correction == CORR_BH) {
+		run = 1;
+		for (int j = m - 1; j >= 0; j--) {
+			double v = (double)m / (j + 1) * c->res[idx[j]].mwu.p;
+
+			run = v < run ? v : run;
+			c->res[idx[j]].p_adj = run;
+		}
+	} else {
+		for (int j = 0; j < m; j++)
+			c->res[idx[j]].p_adj = c->res[idx[j]].mwu.p;
+	}
+}
+
+void cmp_judge(struct compare *c)
+{
+	int *idx = xcalloc((size_t)c->nres + 1, sizeof(int));
+	char *done = xcalloc((size_t)c->nres + 1, 1);
+
+	for (int i = 0; i < c->nres; i++) {
+		const struct result *r = &c->res[i];
+		int g = c->blocks[r->block].group, m = 0;
+
+		if (done[i])
+			continue;
+		/* The family: the results with a p of the same metric in the same table. */
+		for (int k = i; k < c->nres; k++) {
+			const struct result *q = &c->res[k];
+
+			if (!done[k] && q->metric == r->metric && c->blocks[q->block].group == g) {
+				done[k] = 1;
+				if (q->have_p)
+					idx[m++] = k;
+			}
+		}
+		adjust(c, idx, m);
+		for (int k = 0; k < m; k++)
+			c->res[idx[k]].family = m;
+	}
+	for (int i = 0; i < c->nres; i++) {
+		if (!c->res[i].have_p)
+			c->res[i].p_adj = NAN;
+		c->res[i].verdict = judge(c, &c->res[i]);
+	}
+	free(idx);
+	free(done);
+}
+
+void cmp_cell_summary(const struct compare *c, int cell, int metric, struct summary *s)
+{
+	const struct cell *cl = &c->cells[cell];
+	double *v = xcalloc((size_t)cl->nrows + 1, sizeof(double)), mux;
+	size_t n = cell_values(c, cl, metric, v, &mux);
+
+	summarize(v, n, mux, s);
+	free(v);
 }

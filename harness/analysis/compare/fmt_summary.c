@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fmt_summary.c - the `summary` report format, the default on the terminal and the
+ * end-of-run tables of a measurement: per table (scenario, workload, placement, threads),
+ * one row per preset (or per run): the median of the metric (ops/s, with its ns/op), cv,
+ * %change against the base, the interval of the change, the corrected p and the verdict.
+ * Then one list of the significant changes across all tables. It shows ops_per_s unless
+ * --metric names other metrics.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "table.h"
+
+enum { S_CASE, S_VALUE, S_NS, S_CV, S_CHANGE, S_CI, S_P, S_VERDICT, S_FLAGS, S_N };
+
+/* shown - metric @m is on the terminal: ops_per_s, or every metric --metric names. */
+static int shown(const struct compare *c, int m)
+{
+	return c->o.metrics || !strcmp(c->metrics[m], "ops_per_s");
+}
+
+static int metric_index(const struct compare *c, const char *name)
+{
+	for (int m = 0; m < c->nmetrics; m++)
+		if (!strcmp(c->metrics[m], name))
+			return m;
+	return -1;
+}
+
+/* The row label of column @col of block @b: the preset (one run) or entry (run). */
+static void row_label(const struct compare *c, const struct block *b, int col, char *buf,
+		      size_t len)
+{
+	if (c->one_run)
+		snprintf(buf, len, "%s", b->label[col]);
+	else
+		snprintf(buf, len, "%s (%s)", c->entries[b->entry].label, b->label[col]);
+}
+
+static const struct result *result_at(const struct compare *c, const struct block *b, int col,
+				      int m)
+{
+	int i = m >= 0 && col > 0 && col < b->ncols ? b->res[col * c->nmetrics + m] : -1;
+
+	return i >= 0 ? &c->res[i] : NULL;
+}
+
+/* One row: column @col of block @b (0: the base), metric @m. */
+static void add_row(struct table *t, const struct compare *c, const struct block *b, int col, int m)
+{
+	const struct result *r = result_at(c, b, col, m);
+	int ns = metric_index(c, "ns_per_op");
+	char cell[S_N][160];
+	const char *cp[S_N];
+	struct summary s;
+
+	cmp_cell_summary(c, b->cell[col], m, &s);
+	row_label(c, b, col, cell[S_CASE], sizeof(cell[S_CASE]));
+	if (s.n)
+		cmp_fmt_val(cell[S_VALUE], 160, s.median);
+	else
+		snprintf(cell[S_VALUE], 160, "-");
+	snprintf(cell[S_NS], 160, "-");
+	if (ns >= 0) {
+		struct summary sn;
+
+		cmp_cell_summary(c, b->cell[col], ns, &sn);
+		if (sn.n)
+			snprintf(cell[S_NS], 160, "%.1f", sn.median);
+	}
+	cmp_fmt_pct(cell[S_CV], 160, s.cv);
+	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = cell[S_FLAGS][0] = '\0';
+	if (!col) {
+		struct sb f = {0};
+
+		snprintf(cell[S_CHANGE], 160, "base");
+		cmp_status_flags(&f, "base", &c->cells[b->cell[0]]);
+		snprintf(cell[S_FLAGS], 160, "%s", sb_str(&f));
+		free(f.p);
+	} else {
+		if (isnan(r->change))
+			snprintf(cell[S_CHANGE], 160, "-");
+		else
+			snprintf(cell[S_CHANGE], 160, "%+.1f%%", r->change);
+		if (isnan(r->ci_lo))
+			snprintf(cell[S_CI], 160, "-");
+		else
+			snprintf(cell[S_CI], 160, "[%+.1f%%, %+.1f%%]", r->ci_lo, r->ci_hi);
+		cmp_fmt_p(cell[S_P], 160, r);
+		snprintf(cell[S_VERDICT], 160, "%s", r->verdict);
+		snprintf(cell[S_FLAGS], 160, "%s", r->flags);
+	}
+	for (int k = 0; k < S_N; k++)
+		cp[k] = cell[k];
+	table_add(t, cp);
+}
+
+/* The tables of metric @m: one section per group, the base row first. */
+static int print_metric(const struct compare *c, int m, FILE *out)
+{
+	int ops = !strcmp(c->metrics[m], "ops_per_s"), rows = 0, last_group = -1;
+	const struct table_col cols[S_N] = {
+	    {c->one_run ? "preset" : "testcase", 0},
+	    {ops ? "ops/s" : c->metrics[m], 1},
+	    {"ns/op", 1},
+	    {"cv", 1},
+	    {"%change", 1},
+	    {"ci", 0},
+	    {"p", 1},
+	    {"verdict", 0},
+	    {"flags", 0},
+	};
+	struct table *t = table_new(S_N, cols);
+	int flagged = 0;
+
+	if (!ops)
+		table_hide(t, S_NS);
+	for (int bi = 0; bi < c->nblocks; bi++) {
+		const struct block *b = &c->blocks[bi];
+		const struct cell *base = &c->cells[b->cell[0]];
+		int nres = 0;
+
+		for (int col = 1; col < b->ncols; col++)
+			nres += result_at(c, b, col, m) != NULL;
+		/* A base alone (a scenario with one preset) only in the ops/s tables. */
+		if (!nres && !(ops && b->ncols == 1))
+			continue;
+		if (b->group != last_group) {
+			char *title = cmp_group_title(c, &c->groups[b->group], "  ");
+
+			table_section(t, title);
+			free(title);
+			last_group = b->group;
+		}
+		flagged |= base->nerr || base->nskip;
+		add_row(t, c, b, 0, m);
+		for (int col = 1; col < b->ncols; col++)
+			if (result_at(c, b, col, m)) {
+				flagged |= result_at(c, b, col, m)->flags[0] != '\0';
+				add_row(t, c, b, col, m);
+			}
+		rows++;
+	}
+	if (!flagged)
+		table_hide(t, S_FLAGS);
+	if (rows)
+		table_print(t, out, TABLE_TEXT);
+	table_free(t);
+	return rows;
+}
+
+/* The significant changes of the shown metrics, across all tables. */
+static void print_significant(const struct compare *c, FILE *out)
+{
+	enum { G_WHERE, G_CASE, G_METRIC, G_CHANGE, G_CI, G_P, G_VERDICT, G_N };
+	static const struct table_col cols[G_N] = {
+	    {"table", 0}, {"change", 0}, {"metric", 0},	 {"%change", 1},
+	    {"ci", 0},	  {"p", 1},	 {"verdict", 0},
+	};
+	struct table *t = table_new(G_N, cols);
+	int total = 0, nshown = 0;
+
+	for (int m = 0; m < c->nmetrics; m++)
+		nshown += shown(c, m);
+	if (nshown < 2)
+		table_hide(t, G_METRIC);
+	for (int i = 0; i < c->nres; i++) {
+		const struct result *r = &c->res[i];
+		const struct block *b = &c->blocks[r->block];
+		const struct group *g = &c->groups[b->group];
+		char cell[G_N][1024], base[256], with[256];
+		const char *cp[G_N];
+
+		if (!shown(c, r->metric) || !r->have_p)
+			continue;
+		total++;
+		if (strcmp(r->verdict, "improved") && strcmp(r->verdict, "regressed"))
+			continue;
+		snprintf(cell[G_WHERE], 1024, "%s %s %s threads=%s", g->scenario, g->workload,
+			 g->placement, g->threads);
+		row_label(c, b, 0, base, sizeof(base));
+		row_label(c, b, r->col, with, sizeof(with));
+		if (c->one_run)
+			snprintf(cell[G_CASE], 1024, "%s vs %s", with, base);
+		else
+			snprintf(cell[G_CASE], 1024, "%s: %s vs %s", c->entries[b->entry].label,
+				 b->label[r->col], b->label[0]);
+		snprintf(cell[G_METRIC], 1024, "%s", c->metrics[r->metric]);
+		snprintf(cell[G_CHANGE], 1024, "%+.1f%%", r->change);
+		if (isnan(r->ci_lo))
+			snprintf(cell[G_CI], 1024, "-");
+		else
+			snprintf(cell[G_CI], 1024, "[%+.1f%%, %+.1f%%]", r->ci_lo, r->ci_hi);
+		cmp_fmt_p(cell[G_P], 1024, r);
+		snprintf(cell[G_VERDICT], 1024, "%s", r->verdict);
+		for (int k = 0; k < G_N; k++)
+			cp[k] = cell[k];
+		table_add(t, cp);
+	}
+	fprintf(out, "\nsignificant changes: %d of %d comparison%s", table_rows(t), total,
+		total == 1 ? "" : "s");
+	if (table_rows(t)) {
+		fprintf(out, "\n");
+		table_print(t, out, TABLE_TEXT);
+	} else {
+		fprintf(out, " (none: see the p and verdict columns)\n");
+	}
+	table_free(t);
+}
+
+/* The lines of header @h whose key is one of @keys. */
+static void print_header(const struct header *h, const char *const *keys, FILE *out)
+{
+	for (int i = 0; i < h->n; i++)
+		for (int k = 0; keys[k]; k++)
+			if (!strcmp(h->key[i], keys[k]))
+				fprintf(out, "%-10s%s\n", h->key[i], h->val[i]);
+}
+
+void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out)
+{
+	static const char *const first[] = {"compare", "machine", "run", "base", NULL};
+	static const char *const last[] = {"note", "flagged", "unmatched", NULL};
+	char *corr = cmp_correction_desc(c);
+	int any = 0;
+
+	print_header(h, first, out);
+	fprintf(
+	    out,
+	    "%-10sthe median of the ok repetitions (ops/s and ns/op); cv = stddev / mean (- for "
+	    "one repetition); %%change against the base and its %g%% ci (bootstrap)\n",
+	    "values", 100 * (1 - c->o.alpha));
+	fprintf(out,
+		"%-10stwo-sided Mann-Whitney U, %s; improved/regressed: p < %g and |%%change| >= "
+		"%g%%\n",
+		"p", corr, c->o.alpha, c->o.min_change);
+	free(corr);
+	print_header(h, last, out);
+	for (int m = 0; m < c->nmetrics; m++)
+		if (shown(c, m))
+			any += print_metric(c, m, out);
+	if (!any)
+		fprintf(out, "\nnothing to compare%s\n",
+			c->one_run ? ": no group has a base and another preset" : "");
+	print_significant(c, out);
+	cmp_print_unmatched(c, out, 0);
+}
