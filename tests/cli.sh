@@ -43,7 +43,7 @@ fi
 # Explained numbers: c2c probe rows and --with-model rows in one run give predicted ns/op.
 "$pcbench" -s page_counter,c2c -w direct,pingpong -p v6.0-rc1,transfer -t 2 -r 1 --time 0.02 \
 	--with-model -o "$tmp/expl" >/dev/null 2>&1
-"$pcbench" compare "$tmp/expl" >"$tmp/cmp" 2>&1
+"$pcbench" compare "$tmp/expl" -f table >"$tmp/cmp" 2>&1
 grep -q "^explained numbers" "$tmp/cmp" &&
 	grep -Eq '^page_counter +direct +2 +v6.0-rc1 +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/cmp" ||
 	{ echo "FAIL: compare printed no explained numbers"; tail -n 5 "$tmp/cmp"; fail=1; }
