@@ -34,9 +34,10 @@ struct memcg_offs {
 	long usage, min, low, high, max, emin, min_usage, children_min_usage, elow, low_usage,
 	    children_low_usage, watermark, failcnt, parent; /* in struct page_counter */
 	long css_parent, memory, swap;			    /* in struct mem_cgroup */
-	long kmem;     /* in struct mem_cgroup; -1 when the layout has none */
-	long batch;    /* MEMCG_CHARGE_BATCH */
-	int cond_xchg; /* propagate_protected_usage after patch 1 (cfdab60bfa66?) */
+	long kmem;	      /* in struct mem_cgroup; -1 when the layout has none */
+	long socket_pressure; /* in struct mem_cgroup; -1 when the layout has none */
+	long batch;	      /* MEMCG_CHARGE_BATCH */
+	int cond_xchg;	      /* propagate_protected_usage after patch 1 (cfdab60bfa66?) */
 	/*
 	 * do_memsw_account(): cgroup v1 charges memsw (the union member that v2 calls swap,
 	 * so at offset o->swap) before memory, with the same stock.
@@ -83,6 +84,7 @@ static inline void memcg_offs_init(struct memcg_offs *o, const struct layout *l)
 	o->memory = layout_offset(l, "mem_cgroup", "memory");
 	o->swap = layout_offset(l, "mem_cgroup", "swap");
 	o->kmem = layout_offset(l, "mem_cgroup", "kmem");
+	o->socket_pressure = layout_offset(l, "mem_cgroup", "socket_pressure");
 }
 
 /*
@@ -277,6 +279,72 @@ static inline void memcg_init_counter(const struct memcg_offs *o, char *memcg, c
 	pc_store_ptr(FIELD(c, parent), parent ? parent + off : NULL);
 }
 
+/* ---- the hierarchy: `levels` mem_cgroups, root first ---- */
+
+/*
+ * The number of page_counters a charge walks, root included (the `levels` parameter of
+ * page_counter and kmem): the seed's netperf ran three levels below root, so 4
+ * (kernel-memcg.md section 7.1). With 1 the only memcg is the root-most counter itself.
+ */
+#define MEMCG_MAX_LEVELS 8
+#define MEMCG_LEVELS_PARAM                                                                         \
+	{                                                                                          \
+		"levels", "4",                                                                     \
+		    "page_counters a charge walks, root included (root, L1, ..., leaf)", NULL, 1,  \
+		    MEMCG_MAX_LEVELS                                                               \
+	}
+
+/* The objects' names: cg[0] is "root", cg[i] is "L<i>", the last one the leaf. */
+static const char *const memcg_level_names[MEMCG_MAX_LEVELS] = {"root", "L1", "L2", "L3",
+								"L4",	"L5", "L6", "L7"};
+
+/*
+ * memcg_alloc_levels - @levels zeroed struct mem_cgroup objects of layout struct @ls into
+ * @cg (cg[0] the root), each with css.parent set and every page_counter at the offsets
+ * @counters (@ncounters of them) initialised as mem_cgroup_css_alloc leaves it.
+ */
+static inline void memcg_alloc_levels(const struct memcg_offs *o, const struct layout_struct *ls,
+				      int levels, const long *counters, int ncounters, char **cg)
+{
+	for (int i = 0; i < levels; i++) {
+		char *parent = i ? cg[i - 1] : NULL;
+
+		cg[i] = bench_alloc(ls->size, ls->align > MEMCG_ALIGN ? ls->align : MEMCG_ALIGN);
+		for (int c = 0; c < ncounters; c++)
+			memcg_init_counter(o, cg[i], parent, counters[c]);
+		pc_store_ptr(FIELD(cg[i], css_parent), parent);
+	}
+}
+
+/* memcg_level_objects - the @levels mem_cgroups as objects (at most @max); returns how many. */
+static inline int memcg_level_objects(char *const *cg, int levels, const struct layout *l,
+				      struct bench_object *out, int max)
+{
+	int i;
+
+	for (i = 0; i < levels && i < max; i++)
+		out[i] = (struct bench_object){memcg_level_names[i], "mem_cgroup", cg[i], l};
+	return i;
+}
+
+/*
+ * mem_cgroup_under_socket_pressure (include/linux/memcontrol.h, v6.0), cgroup v2: from
+ * @memcg to the root, READ_ONCE(memcg->socket_pressure) against jiffies, then
+ * parent_mem_cgroup() = css.parent. The v1 `tcpmem_pressure` check is not modelled, nor the
+ * read of jiffies (written only by the timer tick: read-mostly). Nothing sets a deadline
+ * here, so the walk always reaches the root: per level one load of socket_pressure and one
+ * of css.parent.
+ */
+static inline int mem_cgroup_under_socket_pressure(const struct memcg_offs *o, char *memcg,
+						   long jiffies)
+{
+	do {
+		if (jiffies - pc_load(FIELD(memcg, socket_pressure)) < 0) /* time_before */
+			return 1;
+	} while ((memcg = pc_load_ptr(FIELD(memcg, css_parent))));
+	return 0;
+}
+
 /* ---- the per-CPU stock (memcg_stock_pcp, v6.0): one per thread ---- */
 
 struct memcg_stock {
@@ -367,6 +435,13 @@ done_restock:
 }
 
 /* ---- statistics: mod_memcg_state and the rstat bookkeeping (section 3.6) ---- */
+
+/*
+ * enum memcg_stat_item (v6.0): MEMCG_SWAP = NR_VM_NODE_STAT_ITEMS (41), MEMCG_SOCK,
+ * MEMCG_PERCPU_B, MEMCG_VMALLOC, MEMCG_KMEM, MEMCG_ZSWAP_B, MEMCG_ZSWAPPED, MEMCG_NR_STAT.
+ * Private memory: the index only picks which word of the thread's own block is written.
+ */
+#define MEMCG_SOCK 42
 
 /*
  * The global `stats_flush_threshold` atomic of mm/memcontrol.c, alone in its own 64-byte

@@ -4,6 +4,12 @@
  * build): for every preset and workload, THREADS plain pthreads charge and uncharge the same
  * hierarchy at once; after every thread's thread_teardown the hierarchy must be back where
  * setup left it. Nothing here is timed or pinned.
+ *
+ * The `socket` workload's conservation: after a run of N = 1..4 threads (odd N: the last
+ * thread sends to itself), also with `mix`, every level's usage is back at the preload, every
+ * stock is drained (a stocked page is a charged page, so the usage says it) and no page is
+ * left in flight on any pair's word. Its waits end through bench_window_over(): the first
+ * worker done sets meas_abort, as the end of a measured window would.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -12,6 +18,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "measure.h"
 #include "check.h"
 #include "scenario_inst.h"
 
@@ -21,12 +28,14 @@
 #define THREADS 4
 #define OPS 100000 /* per thread, at least */
 #define CHUNK 1000
+#define MAXOBJ 16
 
 static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 
 struct run {
 	const struct scenario *sc;
 	void *shared;
+	int threads, socket;
 	pthread_barrier_t start;
 	int setup_failed[THREADS];
 	atomic_int started; /* threads that finished their first chunk */
@@ -47,10 +56,12 @@ static void *worker(void *arg)
 
 	r->setup_failed[w->tid] = !ts;
 	pthread_barrier_wait(&r->start);
-	if (!ts)
+	if (!ts) {
+		pthread_barrier_wait(&r->start);
 		return NULL;
+	}
 	/* No thread stops before every thread has run a chunk, so their runs overlap. */
-	for (long done = 0; done < OPS || atomic_load(&r->started) < THREADS; done += CHUNK) {
+	for (long done = 0; done < OPS || atomic_load(&r->started) < r->threads; done += CHUNK) {
 		int in = atomic_fetch_add(&r->inside, 1) + 1, seen = atomic_load(&r->overlap);
 
 		while (in > seen && !atomic_compare_exchange_weak(&r->overlap, &seen, in))
@@ -60,6 +71,9 @@ static void *worker(void *arg)
 		if (!done)
 			atomic_fetch_add(&r->started, 1);
 	}
+	if (r->socket) /* a partner may wait for this thread: end the "window" */
+		meas_abort = 1;
+	pthread_barrier_wait(&r->start); /* every thread has stopped, as in the harness */
 	r->sc->thread_teardown(r->shared, ts);
 	return NULL;
 }
@@ -74,23 +88,35 @@ struct conf {
 	char *const *user;
 	int nuser;
 	long set_min, set_low;
+	int threads; /* 0: THREADS */
 };
 
 static void check_state(const char *label, const struct conf *c, const struct bench_cfg *cfg,
-			const struct bench_object *obj)
+			const struct bench_object *obj, int nobj)
 {
 	static const char *const zero_fields[] = {
 	    "memory.failcnt", "memory.emin",	"memory.elow",	 "swap.usage",
 	    "swap.failcnt",   "swap.min_usage", "swap.low_usage"};
 	const long preload = bench_long(cfg, "preload");
 	const int stocked = !strcmp(bench_workload_name(cfg), "stocked");
+	const int socket = !strcmp(bench_workload_name(cfg), "socket");
+	const long nr = bench_long(cfg, "nr"), batch = bench_long(cfg, "batch");
 	/* What one thread can have charged at once: its charge in flight, or (stocked) the
-	 * unfinished burst, the stock and the batch being charged. */
-	const long per_thread =
-	    stocked ? bench_long(cfg, "burst") + bench_long(cfg, "batch") + bench_long(cfg, "nr")
-		    : bench_long(cfg, "nr");
-	const long wm_min = preload + (stocked ? bench_long(cfg, "batch") : bench_long(cfg, "nr"));
+	 * largest burst, the stock and the batch being charged, or (socket) its stock, the
+	 * batch being charged, its pair's window and message, its own message. */
+	const long per_thread = stocked	 ? 2 * bench_long(cfg, "burst") + batch + nr
+				: socket ? 2 * batch + bench_long(cfg, "window") + 2 * nr
+					 : nr;
+	const long wm_min = preload + (stocked || socket ? batch : nr);
 	char what[400];
+
+	for (int i = NLEVELS; i < nobj; i++) {
+		if (strcmp(obj[i].sname, "sock_pages"))
+			continue;
+		snprintf(what, sizeof(what), "%s: %s pages in flight after teardown", label,
+			 obj[i].name);
+		CHECK_EQ(what, obj_val(&obj[i], "pending"), 0);
+	}
 
 	for (int lv = 0; lv < NLEVELS; lv++) {
 		const char *ln = level_names[lv];
@@ -147,21 +173,22 @@ static void check_state(const char *label, const struct conf *c, const struct be
 
 static void test_one(const struct scenario *sc, const struct conf *c)
 {
-	struct bench_object obj[NLEVELS];
+	struct bench_object obj[MAXOBJ];
 	struct worker w[THREADS];
 	pthread_t tid[THREADS];
 	struct bench_cfg *cfg;
-	struct run r = {.sc = sc};
+	struct run r = {.sc = sc, .threads = c->threads ? c->threads : THREADS};
 	char err[256], label[160];
-	int n;
+	int n, nobj;
 
-	n = snprintf(label, sizeof(label), "%s/%s x%d", c->preset->name, c->wl->name, THREADS);
+	r.socket = !strcmp(c->wl->name, "socket");
+	n = snprintf(label, sizeof(label), "%s/%s x%d", c->preset->name, c->wl->name, r.threads);
 	for (int i = 0; i < c->nuser && n > 0 && (size_t)n < sizeof(label); i++)
 		n += snprintf(label + n, sizeof(label) - (size_t)n, " %s", c->user[i]);
 	if (c->set_min && n > 0 && (size_t)n < sizeof(label))
 		snprintf(label + n, sizeof(label) - (size_t)n, " L1 min=%ld low=%ld", c->set_min,
 			 c->set_low);
-	cfg = cfg_new(sc, c->preset, c->wl, THREADS, c->user, c->nuser, err, sizeof(err));
+	cfg = cfg_new(sc, c->preset, c->wl, r.threads, c->user, c->nuser, err, sizeof(err));
 	if (!cfg) {
 		CHECK(0, "%s: cfg_new: %s", label, err);
 		return;
@@ -172,28 +199,33 @@ static void test_one(const struct scenario *sc, const struct conf *c)
 		cfg_free(cfg);
 		return;
 	}
-	n = sc->objects(r.shared, obj, NLEVELS);
-	CHECK_EQ("objects()", n, NLEVELS);
+	nobj = sc->objects(r.shared, obj, MAXOBJ);
+	n = nobj < NLEVELS ? nobj : NLEVELS;
+	for (int i = 0; i < NLEVELS && i < nobj; i++)
+		CHECK(!strcmp(obj[i].name, level_names[i]), "%s: object %d is %s", label, i,
+		      obj[i].name);
+	CHECK(nobj >= NLEVELS, "%s: objects(): %d", label, nobj);
 	if (n == NLEVELS && c->set_min) {
 		/* What page_counter_set_min/low's WRITE_ONCE does; the next charge propagates. */
 		atomic_store(obj_word(&obj[1], "memory.min"), c->set_min);
 		atomic_store(obj_word(&obj[1], "memory.low"), c->set_low);
 	}
 	if (n == NLEVELS) {
-		pthread_barrier_init(&r.start, NULL, THREADS);
-		for (int t = 0; t < THREADS; t++) {
+		pthread_barrier_init(&r.start, NULL, (unsigned)r.threads);
+		for (int t = 0; t < r.threads; t++) {
 			w[t] = (struct worker){&r, t};
 			if (pthread_create(&tid[t], NULL, worker, &w[t])) {
 				fprintf(stderr, "FATAL: pthread_create\n");
 				exit(2);
 			}
 		}
-		for (int t = 0; t < THREADS; t++)
+		for (int t = 0; t < r.threads; t++)
 			pthread_join(tid[t], NULL);
+		meas_abort = 0;
 		pthread_barrier_destroy(&r.start);
-		for (int t = 0; t < THREADS; t++)
+		for (int t = 0; t < r.threads; t++)
 			CHECK(!r.setup_failed[t], "%s: thread_setup failed on thread %d", label, t);
-		check_state(label, c, cfg, obj);
+		check_state(label, c, cfg, obj, nobj);
 		printf("%s: %d+ ops per thread, up to %d threads in run() at once, state checked\n",
 		       label, OPS, atomic_load(&r.overlap));
 	}
@@ -209,6 +241,7 @@ int main(int argc, char **argv)
 	 * low_usage change on every op, in both propagate modes, under contention.
 	 */
 	static char *const cross_user[] = {"preload=2048", "nr=300", "burst=300"};
+	static char *const mix_user[] = {"mix=30"};
 	const struct scenario *sc = scenario_find("page_counter");
 
 	(void)argc;
@@ -219,9 +252,12 @@ int main(int argc, char **argv)
 	}
 	for (const struct bench_preset *p = sc->presets; p->name; p++) {
 		for (const struct bench_workload *w = sc->workloads; w->name; w++)
-			test_one(sc, &(struct conf){p, w, NULL, 0, 0, 0});
+			test_one(sc, &(struct conf){p, w, NULL, 0, 0, 0, 0});
 		test_one(sc, &(struct conf){p, workload_find(sc, "direct"), cross_user, 3,
-					    2048 + 100, 2048 + 400});
+					    2048 + 100, 2048 + 400, 0});
+		for (int t = 1; t <= THREADS; t++)
+			test_one(sc, &(struct conf){p, workload_find(sc, "socket"), mix_user, 1, 0,
+						    0, t});
 	}
 	if (failures) {
 		fprintf(stderr, "test_concurrency: %d failure(s)\n", failures);

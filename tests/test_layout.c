@@ -59,14 +59,14 @@ static const struct exp_field mcg_v60[] = {
     {"css.parent", 192, 8, "ptr"},	  {"id", 200, 8, "plain"},
     {"memory", 208, 112, "page_counter"}, {"swap", 320, 112, "page_counter"},
     {"kmem", 432, 112, "page_counter"},	  {"tcpmem", 544, 112, "page_counter"},
-    {"high_work", 656, 32, "plain"},
+    {"high_work", 656, 32, "plain"},	  {"socket_pressure", 3856, 8, "plain"},
 };
 
 static const struct exp_field mcg_v61[] = {
     {"css.parent", 192, 8, "ptr"},	  {"id", 200, 8, "plain"},
     {"memory", 256, 192, "page_counter"}, {"swap", 448, 192, "page_counter"},
     {"kmem", 640, 192, "page_counter"},	  {"tcpmem", 832, 192, "page_counter"},
-    {"high_work", 1024, 32, "plain"},
+    {"high_work", 1024, 32, "plain"},	  {"socket_pressure", 1688, 8, "plain"},
 };
 
 struct exp_layout {

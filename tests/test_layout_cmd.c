@@ -139,7 +139,7 @@ static void test_leaves(void)
 	if (!l60 || !l61)
 		goto out;
 	n = layout_leaves(l60, "mem_cgroup", &lv);
-	CHECK_EQ("v6.0 mem_cgroup leaves", n, 2 + 4 * 14 + 1);
+	CHECK_EQ("v6.0 mem_cgroup leaves", n, 2 + 4 * 14 + 2);
 	for (int i = 0; i < n; i++) {
 		CHECK_EQ(lv[i].path, (long)lv[i].offset,
 			 layout_offset(l60, "mem_cgroup", lv[i].path));

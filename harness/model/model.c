@@ -17,6 +17,7 @@
 
 #include "csv.h"
 #include "commands.h"
+#include "measure.h"
 #include "model.h"
 #include "plan.h"
 #include "num.h"
@@ -643,7 +644,7 @@ static void vcpu_main(int id)
 		if (v->ops <= total || s->all_done)
 			s->progress_step = s->steps;
 		if (v->ops == total && ++s->nfinished == s->T)
-			s->all_done = 1;
+			s->all_done = meas_model_done = 1; /* waits in run() end now */
 		tick(s);
 		step(s); /* an operation boundary is a scheduling point too */
 	}
@@ -933,7 +934,9 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	s->cur = pick(s);
 	s->v[s->cur].started = 1;
 	pc_trace_hook = model_hook;
+	meas_model_done = 0;
 	swapcontext(&s->main_uc, &s->v[s->cur].uc);
+	meas_model_done = 0;
 	pc_trace_hook = NULL;
 	cur_sim = NULL;
 

@@ -13,13 +13,14 @@
 #include "work.h"
 
 volatile sig_atomic_t meas_abort;
+int meas_model_done;
 
 /* The measurement the calling thread belongs to, for bench_window_over(). */
 static _Thread_local struct measurement *current;
 
 int bench_window_over(void)
 {
-	return meas_abort ||
+	return meas_abort || meas_model_done ||
 	       (current && atomic_load_explicit(&current->window_over, memory_order_relaxed));
 }
 

@@ -24,6 +24,13 @@
  */
 extern volatile sig_atomic_t meas_abort;
 
+/*
+ * meas_model_done - set by the coherence model (one OS thread) once every virtual CPU has
+ * done its operations: bench_window_over() is then true, so a wait in run() ends as at the
+ * end of a measured window instead of spinning on a partner that has stopped.
+ */
+extern int meas_model_done;
+
 /* Per-thread results, each on its own cache lines; written only by their thread. */
 struct thread_slot {
 	_Alignas(BENCH_PAD) uint64_t ops;
