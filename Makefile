@@ -20,13 +20,15 @@ configure: deps-runtime
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-# After the run: the compare report of results/latest and, with gnuplot, its plots (also
-# when some measurement failed: the report flags it); make's status is the run's.
+# The run prints its verdict tables and writes its full report (compare.txt, ...) into its
+# run directory; then, with gnuplot, the plots of the run it just made (also when some
+# measurement failed: the report flags it). The run says which directory it made through
+# --run-dir-file, so `make run ARGS='-o DIR'` plots DIR. make's status is the run's.
 run: build
-	@status=0; ./$(BUILD)/pcbench $(ARGS) || status=$$?; \
-	if [ $$status -le 1 ] && [ -e results/latest ]; then \
-		./$(BUILD)/pcbench compare results/latest; \
-		if command -v gnuplot >/dev/null 2>&1; then ./$(BUILD)/pcbench plot results/latest; \
+	@tmp=$$(mktemp); status=0; ./$(BUILD)/pcbench --run-dir-file "$$tmp" $(ARGS) || status=$$?; \
+	dir=$$(cat "$$tmp"); rm -f "$$tmp"; \
+	if [ $$status -le 1 ] && [ -n "$$dir" ]; then \
+		if command -v gnuplot >/dev/null 2>&1; then ./$(BUILD)/pcbench plot "$$dir"; \
 		else echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; fi; \
 	fi; exit $$status
 

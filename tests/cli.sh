@@ -25,6 +25,24 @@ rc=$?
 grep -q ',skipped,placement scatter: 100000 threads need 100000 PUs' "$tmp/skip/results.csv" ||
 	{ echo "FAIL: no skipped row naming the reason"; fail=1; }
 
+# The end of a run: its verdict tables on stdout, the significant changes, the full report in
+# the run directory, --run-dir-file naming it (make run plots that), and with stderr not a
+# terminal no progress line per measurement, only the summary line.
+"$pcbench" -s page_counter -p v6.0-rc1,+A -w direct -t 1 -r 2 --time 0.01 -o "$tmp/end" \
+	--run-dir-file "$tmp/dirfile" >"$tmp/eout" 2>"$tmp/eerr"
+rc=$?
+[ $rc -le 1 ] || { echo "FAIL: end of run: exit $rc"; fail=1; }
+[ "$(cat "$tmp/dirfile" 2>/dev/null)" = "$tmp/end" ] ||
+	{ echo "FAIL: --run-dir-file does not name the run directory"; fail=1; }
+grep -q "^preset  *ops/s  *ns/op  *cv  *%change  *ci  *p  *verdict" "$tmp/eout" &&
+	grep -q "^significant changes: " "$tmp/eout" && grep -q "^run directory: $tmp/end " "$tmp/eout" ||
+	{ echo "FAIL: end of run: no verdict table, significant changes or run directory"; fail=1; }
+for f in compare.txt compare-lkp.txt compare.csv; do
+	[ -s "$tmp/end/$f" ] || { echo "FAIL: end of run: no $f in the run directory"; fail=1; }
+done
+! grep -q "^\[" "$tmp/eerr" && grep -q "^pcbench: 4 measurements in " "$tmp/eerr" ||
+	{ echo "FAIL: stderr not a terminal: want only the summary line"; cat "$tmp/eerr"; fail=1; }
+
 # The c2c matrix: one row per repetition of every pair (diagonal included), ns per transfer.
 "$pcbench" -s c2c --matrix -r 1 --time 0.01 -o "$tmp/matrix" >"$tmp/mout" 2>/dev/null ||
 	{ echo "FAIL: --matrix"; fail=1; }

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "harness.h"
 #include "opt.h"
+#include "outfile.h"
 #include "pmu_events.h"
 #include "run.h"
 #include "num.h"
@@ -40,6 +41,7 @@ enum {
 	O_MATRIX,
 	O_MATRIX_CPUS,
 	O_LABEL,
+	O_RUN_DIR_FILE,
 };
 
 static const struct opt measure_opts[] = {
@@ -69,9 +71,11 @@ static const struct opt measure_opts[] = {
      "memory home of the shared structs: first (thread 0's\n"
      "NUMA node, default) | node:N | interleave | each"},
     {"time", O_TIME, "SECONDS",
-     "one measurement window (default 0.3, in [0.001, 3600]),\n"
+     "one measurement window (default 0.2, in [0.001, 3600]),\n"
      "after a warm-up of a tenth of it"},
-    {"repetitions", 'r', "N", "(default 3), in [1, 1000]"},
+    {"repetitions", 'r', "N",
+     "(default 5: the fewest that can reach p < 0.05 after the\n"
+     "correction, see pcbench compare), in [1, 1000]"},
     {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
     {"layout", O_LAYOUT, "NAME|FILE",
      "run every selected scenario whose structs the layout\n"
@@ -89,6 +93,9 @@ static const struct opt measure_opts[] = {
      "the lab's name for this host ([A-Za-z0-9._-], up to 64):\n"
      "the label column and context.json; compare --by host\n"
      "groups by it; the default run directory ends with it"},
+    {"run-dir-file", O_RUN_DIR_FILE, "FILE",
+     "when the run ends, write its directory's path to FILE\n"
+     "(for scripts: make run plots the run it just made)"},
     {"list", O_LIST, NULL, "scenarios, presets, workloads, parameters"},
     {"events", O_EVENTS, "SPEC",
      "counters: auto (default: every abstract event this PMU\n"
@@ -262,8 +269,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	o->sel.threads = "1,max";
 	o->sel.placement = "scatter";
-	o->time_s = 0.3;
-	o->repetitions = 3;
+	o->time_s = 0.2;
+	o->repetitions = 5;
 	o->sel.topology = "host";
 	o->events = "auto";
 	o->home = "first";
@@ -332,6 +339,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_LABEL:
 			o->label = optarg;
+			break;
+		case O_RUN_DIR_FILE:
+			o->run_dir_file = optarg;
 			break;
 		}
 	}
@@ -467,6 +477,20 @@ static void link_latest(void)
 		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
 }
 
+/* write_run_dir_file - --run-dir-file FILE: the run directory's path and a newline. */
+static int write_run_dir_file(void)
+{
+	char *line;
+	int rc;
+
+	if (!run.opt.run_dir_file)
+		return 0;
+	line = xasprintf("%s\n", run.run_dir);
+	rc = outfile_write_all(run.opt.run_dir_file, line, strlen(line));
+	free(line);
+	return rc;
+}
+
 int measure_main(int argc, char **argv)
 {
 	char **gb_argv = run.gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
@@ -534,7 +558,6 @@ int measure_main(int argc, char **argv)
 	if (pmu_absent_note(run.pmu)[0])
 		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
 			pmu_absent_note(run.pmu));
-	run.report = report_new();
 	run.total = run.nfams * run.opt.repetitions;
 	run.t_first = now_s();
 
@@ -570,18 +593,23 @@ int measure_main(int argc, char **argv)
 		close_outputs();
 		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
 			run.done, run.total, run.run_dir);
+		write_run_dir_file();
 		return 3;
 	}
 
-	if (run.opt.matrix)
-		print_matrix();
-	else
-		report_print(run.report, stdout);
-	printf("\nrun directory: %s (%d ok, %d error, %d skipped)\n", run.run_dir, run.ok,
-	       run.errors, run.skipped);
+	progress_end();
 	utc_now(run.ctx.end, sizeof(run.ctx.end));
 	write_context();
 	if (close_outputs())
+		run.write_failed = 1;
+	/* The verdict: compare's report of this run, on stdout and into the run directory. */
+	if (run.opt.matrix)
+		print_matrix();
+	else if (run.done && !run.write_failed && compare_run_report(run.run_dir))
+		run.write_failed = 1;
+	printf("\nrun directory: %s (%d ok, %d error, %d skipped)\n", run.run_dir, run.ok,
+	       run.errors, run.skipped);
+	if (write_run_dir_file())
 		run.write_failed = 1;
 	if (run.errors || run.write_failed)
 		return 1;

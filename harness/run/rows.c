@@ -464,22 +464,44 @@ void write_row(const struct family *f, int rep, enum status st, const char *reas
 	free(v);
 	free(buf);
 	free(x);
-	report_add(run.report, f, st, st == ST_OK ? (double)r->ops / r->duration_s : 0);
 	run.done++;
 	run.ok += st == ST_OK;
 	run.errors += st == ST_ERROR;
 	run.skipped += st == ST_SKIPPED;
 }
 
+/*
+ * progress - on a terminal, one line updated in place ([done/total] family, rep, ops/s or
+ * status, ETA); elsewhere (a log, CI) nothing per measurement. A failed measurement is
+ * always one line of its own, with its reason.
+ */
 void progress(const struct family *f, int rep, enum status st, const char *what)
 {
+	static int tty = -1;
 	double elapsed = now_s() - run.t_first;
 	int left = run.total - run.done;
 	double eta = run.done ? elapsed / run.done * left : 0;
 
-	fprintf(stderr, "[%d/%d] %s rep %d/%d: %s  ETA %dm%02ds\n", run.done, run.total, f->name,
-		rep, run.opt.repetitions, st == ST_OK ? what : status_names[st], (int)eta / 60,
-		(int)eta % 60);
+	if (tty < 0)
+		tty = isatty(2);
+	if (st == ST_ERROR) {
+		fprintf(stderr, "%spcbench: %s rep %d/%d: error: %s\n", tty ? "\r\033[K" : "",
+			f->name, rep, run.opt.repetitions, what);
+		return;
+	}
+	if (!tty)
+		return;
+	fprintf(stderr, "\r\033[K[%d/%d] %.60s rep %d/%d: %s  ETA %dm%02ds", run.done, run.total,
+		f->name, rep, run.opt.repetitions, st == ST_OK ? what : status_names[st],
+		(int)eta / 60, (int)eta % 60);
+}
+
+/* progress_end - the progress line becomes one summary line (also when not a terminal). */
+void progress_end(void)
+{
+	fprintf(stderr, "%spcbench: %d measurements in %.0f s: %d ok, %d error, %d skipped\n",
+		isatty(2) ? "\r\033[K" : "", run.done, now_s() - run.t_first, run.ok, run.errors,
+		run.skipped);
 }
 
 /* home_cell - the `home` column: the NUMA nodes that held the shared state, as verified. */

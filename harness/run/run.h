@@ -16,7 +16,6 @@
 #include "model.h"
 #include "plan.h"
 #include "pmu.h"
-#include "report.h"
 #include "results.h"
 #include "topology.h"
 
@@ -24,7 +23,7 @@
 
 struct options {
 	struct selection sel;
-	const char *out, *csv, *filter, *label;
+	const char *out, *csv, *filter, *label, *run_dir_file;
 	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
 	double time_s;
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
@@ -47,7 +46,6 @@ struct run {
 	int ev_index[64];	 /* each stem's index in the pmu set, or -1 */
 	int nev_cols;
 	char unmapped_note[512]; /* abstract events --events auto has no mapping for */
-	struct report *report;
 	struct run_context ctx;
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
@@ -78,6 +76,7 @@ void event_columns(const struct options *o);
 void write_row(const struct family *f, int rep, enum status st, const char *reason,
 	       const struct meas_result *r, const char *home);
 void progress(const struct family *f, int rep, enum status st, const char *what);
+void progress_end(void);
 void home_cell(const struct family *f, char *buf, size_t len);
 
 #endif

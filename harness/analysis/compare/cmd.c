@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "compare.h"
 #include "num.h"
 #include "opt.h"
+#include "outfile.h"
 /* Long-only options. */
 enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI, O_CORRECTION };
 
@@ -159,9 +159,9 @@ static struct header header;
 
 /* median of column @col over the ok rows of @r where @match(row) holds; NAN if none. */
 /*
- * write_files - every format with a file, into @dir, each through a temporary name renamed
- * into place once it is whole; then one line on stdout saying where they are. Returns 0, or
- * 1 when a file could not be written (named on stderr, nothing left under its name).
+ * write_files - every format with a file, into @dir, through the checked output path
+ * (lib/outfile.h: whole or not at all); then one line on stdout saying where they are.
+ * Returns 0, or 1 when a file could not be written (named on stderr).
  */
 static int write_files(const struct compare *c, const struct header *h, const char *dir)
 {
@@ -170,36 +170,22 @@ static int write_files(const struct compare *c, const struct header *h, const ch
 
 	mkdir_p(dir, "--out");
 	for (const struct report_format *f = compare_formats; f->name; f++) {
-		char *path, *tmp;
-		FILE *out;
-		int err = 0;
+		struct outfile o;
+		char *path;
 
 		if (!f->file)
 			continue;
 		path = xasprintf("%s/%s", dir, f->file);
-		tmp = xasprintf("%s.tmp", path);
-		out = fopen(tmp, "w");
-		if (out) {
-			f->fn(c, h, out);
-			if (fflush(out) || ferror(out) || fsync(fileno(out)))
-				err = errno ? errno : EIO;
-			if (fclose(out) && !err)
-				err = errno;
-			if (!err && rename(tmp, path))
-				err = errno;
-			if (err)
-				unlink(tmp);
-		} else {
-			err = errno;
-		}
-		if (err) {
-			fprintf(stderr, "pcbench: compare: %s: %s\n", path, strerror(err));
+		if (outfile_open(&o, path)) {
 			status = 1;
 		} else {
-			sb_printf(&names, " %s", f->file);
+			f->fn(c, h, o.f);
+			if (outfile_close(&o))
+				status = 1;
+			else
+				sb_printf(&names, " %s", f->file);
 		}
 		free(path);
-		free(tmp);
 	}
 	if (names.n)
 		printf("\nfull report (every metric) in %s:%s\n", dir, sb_str(&names));
