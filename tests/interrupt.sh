@@ -1,7 +1,7 @@
 #!/bin/sh
 # interrupt.sh PCBENCH SIGNAL - a run of 25 measurements gets SIGNAL after its third row:
 # it exits 3 within 1 s, its CSV parses (pcbench compare reads it strictly) and holds exactly
-# the rows it reported as done, whole, and context.json says "interrupted": true.
+# the rows it reported as kept ("interrupted: N of M measurements kept"), whole, and context.json says "interrupted": true.
 set -u
 pcbench=$1 sig=$2
 tmp=$(mktemp -d)
@@ -23,7 +23,7 @@ rc=$?
 t1=$(date +%s%N)
 ms=$(((t1 - t0) / 1000000))
 rows=$(($(wc -l <"$tmp/run/results.csv") - 1))
-done_lines=$(grep -c '^\[' "$tmp/err")
+done_lines=$(sed -n 's/^pcbench: interrupted: \([0-9]*\) of .*/\1/p' "$tmp/err")
 
 [ $rc -eq 3 ] || { echo "FAIL: SIG$sig: exit $rc, want 3"; cat "$tmp/err"; fail=1; }
 [ $ms -lt 1000 ] || { echo "FAIL: SIG$sig: exited after $ms ms"; fail=1; }
