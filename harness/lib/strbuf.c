@@ -37,14 +37,11 @@ void sb_printf(struct sb *b, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		usage_error("memory", "asprintf", "out of memory");
-	sb_add(b, s, (size_t)n);
+	sb_add(b, s, strlen(s));
 	free(s);
 }
 

@@ -37,6 +37,7 @@ void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);
 void *xrealloc(void *p, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* ends_with - @s ends with @suffix. */
 int ends_with(const char *s, const char *suffix);

@@ -21,34 +21,28 @@ static long scenario_rank(struct compare *c, const char *scenario)
 	return 1000000 + cmp_first_seen(c, "scenario", scenario);
 }
 
-static long preset_rank(struct compare *c, const char *scenario, const char *preset)
+/*
+ * registry_rank - where @name stands in the scenario's registry order (@dim "preset" or
+ * "workload"); names this build does not know come after, in first-seen order.
+ */
+static long registry_rank(struct compare *c, const char *dim, const char *scenario,
+			  const char *name)
 {
 	const struct scenario *sc = scenario_find(scenario);
+	int preset = !strcmp(dim, "preset");
 	char *k;
 	long r;
 
-	if (sc)
-		for (int i = 0; sc->presets[i].name; i++)
-			if (!strcmp(sc->presets[i].name, preset))
-				return i;
-	k = xasprintf("%s\x1f%s", scenario, preset);
-	r = 1000000 + cmp_first_seen(c, "preset", k);
-	free(k);
-	return r;
-}
+	for (int i = 0; sc; i++) {
+		const char *n = preset ? sc->presets[i].name : sc->workloads[i].name;
 
-static long workload_rank(struct compare *c, const char *scenario, const char *workload)
-{
-	const struct scenario *sc = scenario_find(scenario);
-	char *k;
-	long r;
-
-	if (sc)
-		for (int i = 0; sc->workloads[i].name; i++)
-			if (!strcmp(sc->workloads[i].name, workload))
-				return i;
-	k = xasprintf("%s\x1f%s", scenario, workload);
-	r = 1000000 + cmp_first_seen(c, "workload", k);
+		if (!n)
+			break;
+		if (!strcmp(n, name))
+			return i;
+	}
+	k = xasprintf("%s\x1f%s", scenario, name);
+	r = 1000000 + cmp_first_seen(c, dim, k);
 	free(k);
 	return r;
 }
@@ -132,7 +126,7 @@ static int group_of(struct compare *c, int ri, int row)
 			usage_error("RUN", r->csv_path, "line %d: threads \"%s\" is not an integer",
 				    row + 2, th);
 		gr->sc_rank = scenario_rank(c, sc);
-		gr->wl_rank = workload_rank(c, sc, wl);
+		gr->wl_rank = registry_rank(c, "workload", sc, wl);
 		gr->pl_rank = cmp_first_seen(c, "placement", pl);
 		gr->home_rank = cmp_first_seen(c, "home", home);
 		gr->host_rank = cmp_first_seen(c, "host", host);
@@ -169,7 +163,7 @@ static int entry_of(struct compare *c, int ri, int row)
 		for (int i = 0; i < c->nparams; i++)
 			en->pv[i] = xstrdup(cmp_cell_at(r, row, r->param_col[i]));
 		en->sc_rank = scenario_rank(c, sc);
-		en->preset_rank = preset_rank(c, sc, pr);
+		en->preset_rank = registry_rank(c, "preset", sc, pr);
 		en->first = e;
 		cmp_map_put(&c->emap, sb_str(&key), e);
 	}
