@@ -8,6 +8,7 @@
 #include "context.h"
 #include "opt.h"
 #include "outfile.h"
+#include "stop.h"
 #include "util.h"
 
 static int help_main(int argc, char **argv);
@@ -111,6 +112,7 @@ int main(int argc, char **argv)
 	/* Every report ends with a checked stdout: a lost write is exit 1, never success. */
 	outfile_stdout_init();
 	atexit(outfile_check_stdout);
+	stop_install(STOP_EXIT, 0); /* measure and model switch to STOP_FLAG */
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		opt_usage(stdout, &measure_help);
 		printf("\n");

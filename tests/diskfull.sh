@@ -32,7 +32,7 @@ echo "write failure after $rows whole rows: exit $rc"
 expect_fail() {
 	name=$1 path=$2
 	shift 2
-	"$@" 2>"$tmp/err"
+	"$@" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq 1 ] || { echo "FAIL: $name: exit $rc, want 1"; cat "$tmp/err"; fail=1; }
 	grep -q "^pcbench: $path: " "$tmp/err" ||
@@ -42,9 +42,10 @@ expect_fail() {
 # A layout import larger than the 8 KiB limit: -o leaves no file, stdout says EFBIG.
 awk 'BEGIN { print "struct big {"; for (i = 0; i < 400; i++) printf "\tlong int f%d; /* %6d 8 */\n", i, 8 * i;
 	print "\t/* size: 3200, cachelines: 50, members: 400 */"; print "};" }' >"$tmp/big.txt"
+limit=16 # 512-byte blocks: 8 KiB
 limited() { (
 	trap '' XFSZ
-	ulimit -f 16 # 8 KiB
+	ulimit -f $limit
 	exec "$@"
 ); }
 expect_fail "layout import -o" "$tmp/big.layout" limited "$pcbench" layout import "$tmp/big.txt" \
@@ -61,4 +62,37 @@ if [ -w /proc/version ] || [ "$(id -u)" = 0 ]; then
 fi
 expect_fail "help >/dev/full" /dev/full sh -c 'exec "$0" help measure >/dev/full' "$pcbench"
 [ "$lines" -gt 0 ] || { echo "FAIL: --list printed nothing"; fail=1; }
+
+# context.json cannot be written (a directory is in its way): exit 1, message, nothing
+# measured after it.
+mkdir -p "$tmp/ctx/context.json"
+expect_fail "context.json" "$tmp/ctx/context.json" "$pcbench" -s page_counter -p +ABC \
+	-w direct -t 1 -r 2 --time 0.001 -o "$tmp/ctx"
+
+# topology.xml under a 2 KiB file-size limit (results.csv's header and context.json fit):
+# exit 1 naming it.
+limit=4
+expect_fail "topology.xml" "$tmp/topo/topology.xml" limited "$pcbench" -s page_counter \
+	-p +ABC -w direct -t 1 -r 2 --time 0.001 -o "$tmp/topo"
+
+# A read-only file system (root ignores mode bits, so a mount): the run is refused before
+# anything is created (exit 2), for -o and for --csv.
+mkdir "$tmp/ro"
+if mount -t tmpfs -o ro tmpfs "$tmp/ro" 2>/dev/null; then
+	"$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 2 --time 0.001 -o "$tmp/ro/run" \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "Read-only file system" "$tmp/err" ||
+		{ echo "FAIL: -o on a read-only mount: exit $rc"; cat "$tmp/err"; fail=1; }
+	"$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 2 --time 0.001 -o "$tmp/rw" \
+		--csv "$tmp/ro/all.csv" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "all.csv: Read-only file system" "$tmp/err" ||
+		{ echo "FAIL: --csv on a read-only mount: exit $rc"; cat "$tmp/err"; fail=1; }
+	[ ! -e "$tmp/rw" ] || { echo "FAIL: refused --csv left $tmp/rw"; fail=1; }
+	echo "read-only mount: -o and --csv refused before creating anything"
+	umount "$tmp/ro"
+else
+	echo "note: cannot mount a read-only tmpfs here; that case is skipped"
+fi
 exit $fail

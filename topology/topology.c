@@ -8,6 +8,7 @@
 
 #include <hwloc.h>
 
+#include "outfile.h"
 #include "topo_impl.h"
 #include "util.h"
 
@@ -337,11 +338,19 @@ void topo_fingerprint(const struct topo *t, char *buf)
 
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t errlen)
 {
-	if (hwloc_topology_export_xml(t->h, path, 0)) {
+	char *xml;
+	int len, ret;
+
+	/* Into memory, then through lib/outfile: hwloc's own file writer is not checked. */
+	if (hwloc_topology_export_xmlbuffer(t->h, &xml, &len, 0)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	return 0;
+	ret = outfile_write_all(path, xml, len > 0 ? (size_t)len - 1 : 0); /* len counts the NUL */
+	hwloc_free_xmlbuffer(t->h, xml);
+	if (ret)
+		snprintf(err, errlen, "%s: write failed", path);
+	return ret;
 }
 
 int topo_bind_self(const struct topo *t, int os_index, char *err, size_t errlen)

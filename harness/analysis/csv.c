@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -27,12 +28,30 @@ struct csv_writer {
 	FILE *f;
 	char *path;
 	int ncols;
-	int failed; /* errno of the first write error, or 0 */
-	char *buf;  /* line being built */
+	int created; /* the file did not exist: csv_close_or_remove may remove it */
+	long rows;   /* rows written after the header */
+	int failed;  /* errno of the first write error, or 0 */
+	char *buf;   /* line being built */
 	size_t cap;
 };
 
 /* ---- writer ---- */
+
+/* canonical - realpath of @path's directory plus its last part (@path need not exist). */
+static char *canonical(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir =
+	    slash ? xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path) : xstrdup(".");
+	char *real = realpath(dir, NULL), *out;
+
+	free(dir);
+	if (!real)
+		return NULL;
+	out = xasprintf("%s/%s", real, slash ? slash + 1 : path);
+	free(real);
+	return out;
+}
 
 static int needs_quotes(const char *s)
 {
@@ -98,6 +117,8 @@ int csv_write_row(struct csv_writer *w, const char *const *vals)
 		errno = w->failed;
 		return -1;
 	}
+	if (!w->rows++ && w->created)
+		outfile_track(w->path, 0);
 	return 0;
 }
 
@@ -114,9 +135,16 @@ int csv_close(struct csv_writer *w)
 	if (!w)
 		return 0;
 	failed = w->failed;
+	if (w->created && !w->rows && w->path)
+		outfile_track(w->path, 0);
 	errno = 0;
-	ret = fclose(w->f);
+	/* The rows are the results: on disk before the command reports success. */
+	ret = fflush(w->f) || (fsync(fileno(w->f)) && errno != EINVAL && errno != EROFS);
 	e = errno ? errno : EIO;
+	if (fclose(w->f) && !ret) {
+		ret = -1;
+		e = errno ? errno : EIO;
+	}
 	free(w->path);
 	free(w->buf);
 	free(w);
@@ -131,52 +159,6 @@ int csv_close(struct csv_writer *w)
 	return 0;
 }
 
-/*
- * Read the first record of the file at @path (up to the first LF outside quotes, or EOF)
- * and parse it. Returns NULL with "path: why" in @err.
- */
-static struct csv_table *read_header(const char *path, char *err, size_t errlen)
-{
-	struct sb b = {0};
-	struct csv_table *t = NULL;
-	int fd, inq = 0, done = 0;
-	size_t scan = 0;
-	char chunk[4096];
-	ssize_t n;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	while (!done) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			set_err(err, errlen, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		sb_add(&b, chunk, (size_t)n);
-		for (; scan < b.n; scan++) {
-			if (b.p[scan] == '"') {
-				inq = !inq;
-			} else if (b.p[scan] == '\n' && !inq) {
-				b.n = scan + 1;
-				done = 1;
-				break;
-			}
-		}
-	}
-	t = csv_parse(b.p ? b.p : "", b.n, path, err, errlen);
-out:
-	close(fd);
-	free(b.p);
-	return t;
-}
-
 /* Compare the existing file's header with ours; 0 if identical, else -1 with @err. */
 static int check_header(const char *path, const char *const *cols, int ncols, char *err,
 			size_t errlen)
@@ -185,7 +167,8 @@ static int check_header(const char *path, const char *const *cols, int ncols, ch
 	struct csv_table *t;
 	int ret = -1;
 
-	t = read_header(path, err, errlen);
+	/* The whole file, strictly: a malformed row anywhere is refused with its line. */
+	t = csv_read_file(path, err, errlen);
 	if (!t)
 		return -1;
 	for (int i = 0; i < ncols || i < t->ncols; i++) {
@@ -242,12 +225,13 @@ struct csv_writer *csv_create(const char *path, const char *const *cols, int nco
 {
 	struct csv_writer *w;
 	struct stat st;
-	int fd;
+	int fd, created;
 
 	if (ncols <= 0) {
 		set_err(err, errlen, "%s: no columns", path);
 		return NULL;
 	}
+	created = stat(path, &st) != 0;
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
@@ -278,6 +262,7 @@ struct csv_writer *csv_create(const char *path, const char *const *cols, int nco
 		return NULL;
 	}
 	w->ncols = ncols;
+	w->created = created;
 	w->f = fdopen(fd, "a");
 	if (!w->f) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
@@ -288,10 +273,67 @@ struct csv_writer *csv_create(const char *path, const char *const *cols, int nco
 	}
 	if (st.st_size == 0 && csv_write_row(w, cols)) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		csv_close(w);
+		csv_close_or_remove(w);
 		return NULL;
 	}
+	w->rows = 0;
+	if (w->created)
+		outfile_track(w->path, 1); /* header only: removed if the command is stopped */
 	return w;
+}
+
+int csv_close_or_remove(struct csv_writer *w)
+{
+	char *path;
+	int ret;
+
+	if (!w || !w->created || w->rows)
+		return csv_close(w);
+	path = w->path;
+	outfile_track(path, 0);
+	w->path = NULL;
+	ret = csv_close(w);
+	unlink(path); /* only the header: as if never created */
+	free(path);
+	return ret;
+}
+
+int csv_check_new(const char *path, char *err, size_t errlen)
+{
+	char *c = canonical(path);
+	struct stat st;
+	int ret = 0;
+
+	if (!stat(path, &st))
+		return 0;
+	if (!c || access(c, F_OK) == 0 || errno != ENOENT) {
+		set_err(err, errlen, "%s", strerror(c ? errno : ENOENT));
+		ret = -1;
+	} else {
+		*strrchr(c, '/') = '\0';
+		if (access(c[0] ? c : "/", W_OK | X_OK)) {
+			set_err(err, errlen, "%s", strerror(errno));
+			ret = -1;
+		}
+	}
+	free(c);
+	return ret;
+}
+
+int csv_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	int same;
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = canonical(a);
+	cb = canonical(b);
+	same = ca && cb && !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return same;
 }
 
 /* ---- reader ---- */

@@ -13,7 +13,8 @@ struct csv_writer;
 /*
  * csv_create - open @path for writing rows with columns @cols[0..@ncols).
  * A new or empty file gets the header. With @append, an existing non-empty file is
- * appended to only when its header is identical; otherwise (and without @append, when
+ * appended to only when the whole file parses (every row, its final newline) and its
+ * header is identical; otherwise (and without @append, when
  * the file exists and is non-empty) it fails. Returns NULL with "path: why" in @err.
  */
 struct csv_writer *csv_create(const char *path, const char *const *cols, int ncols, int append,
@@ -30,6 +31,21 @@ const char *csv_path(const struct csv_writer *w);
 
 /* csv_close - flush and close; returns 0, or -1 with errno set. NULL is a no-op. */
 int csv_close(struct csv_writer *w);
+
+/*
+ * csv_close_or_remove - csv_close, and when this writer created the file and wrote no row
+ * (only the header: an interrupted or failed command), remove it: no header-only file.
+ */
+int csv_close_or_remove(struct csv_writer *w);
+
+/*
+ * csv_check_new - before anything is created: an existing @path is fine (csv_create checks
+ * it); a new one needs an existing, writable directory. 0, or -1 with why in @err.
+ */
+int csv_check_new(const char *path, char *err, size_t errlen);
+
+/* csv_same_file - @a and @b name the same file (existing or not: same canonical path). */
+int csv_same_file(const char *a, const char *b);
 
 /* A whole CSV file in memory. rows[r][c] are NUL-terminated, unquoted cells. */
 struct csv_table {

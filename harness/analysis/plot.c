@@ -24,6 +24,7 @@
 #include "harness.h"
 #include "stats.h"
 #include "results.h"
+#include "outfile.h"
 #include "util.h"
 
 /* Counter columns plotted in counters-<scenario>.png: <stem>..._per_op. */
@@ -51,6 +52,8 @@ struct plot {
 	int nlines;
 	int *row_line; /* per row: its line */
 	char *tmpdir, *scripts, *gnuplot, *outdir;
+	char *data; /* the data file being built (data_begin) */
+	size_t data_len;
 	int written, failed;
 };
 
@@ -434,6 +437,32 @@ static char *title_suffix(const struct plot *p)
 			 p->date ? p->date : "date unknown");
 }
 
+/*
+ * data_begin/data_end - a gnuplot data file is built in memory and written through
+ * lib/outfile; on a failed write the plot is skipped and the command exits 1.
+ */
+static FILE *data_begin(struct plot *p)
+{
+	FILE *f = open_memstream(&p->data, &p->data_len);
+
+	if (!f)
+		usage_error("memory", "plot data", "out of memory");
+	return f;
+}
+
+static int data_end(struct plot *p, FILE *f, const char *path)
+{
+	int bad = fclose(f) != 0;
+
+	if (bad)
+		fprintf(stderr, "pcbench: plot: %s: out of memory\n", path);
+	bad = bad || outfile_write_all(path, p->data, p->data_len);
+	free(p->data);
+	p->data = NULL;
+	p->failed |= bad;
+	return bad ? -1 : 0;
+}
+
 static void plot_scaling(struct plot *p, const char *sc, const char *wl, const int *ls, int nls)
 {
 	char *data = xasprintf("%s/scaling-%s-%s.dat", p->tmpdir, sc, wl);
@@ -442,10 +471,8 @@ static void plot_scaling(struct plot *p, const char *sc, const char *wl, const i
 	int nth = thread_counts(p, sc, wl, th), blocks = 0;
 	double *v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double)), ref = NAN;
 	const char *ref_label = "";
-	FILE *f = fopen(data, "w");
+	FILE *f = data_begin(p);
 
-	if (!f)
-		usage_error("plot", data, "%s", strerror(errno));
 	fprintf(f, "# %s %s: per line, threads, median ops/s, stddev\n", sc, wl);
 	for (int i = 0; i < nls; i++) {
 		int points = 0;
@@ -470,8 +497,9 @@ static void plot_scaling(struct plot *p, const char *sc, const char *wl, const i
 		}
 		blocks += points > 0;
 	}
-	fclose(f);
-	if (blocks) {
+	if (data_end(p, f, data)) {
+		/* said why; no plot from a cut data file */
+	} else if (blocks) {
 		char *suffix = title_suffix(p);
 		char *title =
 		    xasprintf("%s, workload %s: throughput against threads %s", sc, wl, suffix);
@@ -538,9 +566,7 @@ static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls
 		       png);
 		goto out;
 	}
-	f = fopen(data, "w");
-	if (!f)
-		usage_error("plot", data, "%s", strerror(errno));
+	f = data_begin(p);
 	for (int e = 0; e < nev; e++) {
 		fprintf(f, "%s\"%s\"", e ? "\n\n" : "", ev[e].name);
 		for (int i = 0; i < nls; i++)
@@ -567,8 +593,7 @@ static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls
 			}
 		}
 	}
-	fclose(f);
-	{
+	if (!data_end(p, f, data)) {
 		char *suffix = title_suffix(p);
 		char *title = xasprintf("%s: counters per operation by preset %s", sc, suffix);
 		char nseries[16], *events = NULL;
@@ -625,9 +650,7 @@ static void plot_matrix(struct plot *p)
 	data = xasprintf("%s/c2c-matrix.dat", p->tmpdir);
 	png = xasprintf("%s/c2c-matrix.png", p->outdir);
 	v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double));
-	f = fopen(data, "w");
-	if (!f)
-		usage_error("plot", data, "%s", strerror(errno));
+	f = data_begin(p);
 	fprintf(f, "# column row median-ns cpu-of-column cpu-of-row\n");
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < n; j++) {
@@ -648,12 +671,12 @@ static void plot_matrix(struct plot *p)
 		}
 		fprintf(f, "\n");
 	}
-	fclose(f);
 	title_end = title_suffix(p);
 	title = xasprintf("c2c %s: ns per one-way transfer %s",
 			  p->t->nrows ? cellv(p, 0, p->c_workload) : "", title_end);
 	snprintf(ncpus, sizeof(ncpus), "%d", n);
-	gnuplot(p, "c2c-matrix.gp", png, (char *[]){data, png, title, ncpus, NULL});
+	if (!data_end(p, f, data))
+		gnuplot(p, "c2c-matrix.gp", png, (char *[]){data, png, title, ncpus, NULL});
 	unlink(data);
 	free(title_end);
 	free(title);

@@ -61,7 +61,7 @@ static FILE *sink_open(struct sink *s, int fd)
 #define MAX_OPEN 16
 static char *volatile open_tmp[MAX_OPEN];
 
-static void track(char *tmp, int add)
+void outfile_track(char *tmp, int add)
 {
 	for (int i = 0; i < MAX_OPEN; i++) {
 		if (add ? !open_tmp[i] : open_tmp[i] == tmp) {
@@ -86,17 +86,26 @@ static mode_t current_umask(void)
 	return m;
 }
 
-static int fail(const char *path, int e)
+/* fail - "PATH: why" into @err, or (@err NULL) "pcbench: PATH: why" on stderr. */
+static int fail(const char *path, int e, char *err, size_t errlen)
 {
-	fprintf(stderr, "pcbench: %s: %s\n", path, strerror(e ? e : EIO));
+	if (err)
+		set_err(err, errlen, "%s: %s", path, strerror(e ? e : EIO));
+	else
+		fprintf(stderr, "pcbench: %s: %s\n", path, strerror(e ? e : EIO));
 	return -1;
 }
 
 int outfile_open(struct outfile *o, const char *path)
 {
+	return outfile_open_err(o, path, NULL, 0);
+}
+
+int outfile_open_err(struct outfile *o, const char *path, char *err, size_t errlen)
+{
 	int fd, e;
 
-	*o = (struct outfile){0};
+	*o = (struct outfile){.err = err, .errlen = errlen};
 	if (!strcmp(path, "-")) {
 		o->path = xstrdup(path);
 		o->f = stdout;
@@ -108,7 +117,7 @@ int outfile_open(struct outfile *o, const char *path)
 	if (fd >= 0 && (o->f = sink_open(o->sink, fd))) {
 		fchmod(fd, 0666 & ~current_umask());
 		o->path = xstrdup(path);
-		track(o->tmp, 1);
+		outfile_track(o->tmp, 1);
 		return 0;
 	}
 	e = errno;
@@ -118,15 +127,15 @@ int outfile_open(struct outfile *o, const char *path)
 	}
 	free(o->tmp);
 	free(o->sink);
-	*o = (struct outfile){0};
+	*o = (struct outfile){.err = err, .errlen = errlen};
 	/* mkstemp's error is about the directory: name the target the user gave. */
-	return fail(path, e);
+	return fail(path, e, o->err, o->errlen);
 }
 
 static void release(struct outfile *o)
 {
 	if (o->tmp)
-		track(o->tmp, 0);
+		outfile_track(o->tmp, 0);
 	free(o->tmp);
 	free(o->path);
 	free(o->sink);
@@ -165,7 +174,7 @@ int outfile_close(struct outfile *o)
 		e = errno;
 	if (e) {
 		unlink(o->tmp);
-		fail(o->path, e);
+		fail(o->path, e, o->err, o->errlen);
 	}
 	release(o);
 	return e ? -1 : 0;
@@ -173,9 +182,14 @@ int outfile_close(struct outfile *o)
 
 int outfile_write_all(const char *path, const void *buf, size_t len)
 {
+	return outfile_write_all_err(path, buf, len, NULL, 0);
+}
+
+int outfile_write_all_err(const char *path, const void *buf, size_t len, char *err, size_t errlen)
+{
 	struct outfile o;
 
-	if (outfile_open(&o, path))
+	if (outfile_open_err(&o, path, err, errlen))
 		return -1;
 	fwrite(buf, 1, len, o.f);
 	return outfile_close(&o);

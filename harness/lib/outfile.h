@@ -22,15 +22,25 @@ struct outfile {
 	char *path;	   /* the target, as given */
 	char *tmp;	   /* the temp file renamed onto @path; NULL for stdout */
 	struct sink *sink; /* its descriptor and first write error */
+	char *err;	   /* outfile_open_err: the reason goes here, not to stderr */
+	size_t errlen;
 };
 
 /* outfile_open - start writing @path ("-": stdout). 0, or -1 after the message. */
 int outfile_open(struct outfile *o, const char *path);
+/* outfile_open_err - outfile_open, with "PATH: why" in @err instead of on stderr. */
+int outfile_open_err(struct outfile *o, const char *path, char *err, size_t errlen);
 /* outfile_close - check, sync, close and rename into place. 0, or -1 after the message. */
 int outfile_close(struct outfile *o);
 /* outfile_abort - drop the temp file (the target is left as it was); no message. */
 void outfile_abort(struct outfile *o);
 
+/*
+ * outfile_track - (@add 1) remove @path in outfile_cleanup, or (0) no longer. @path is
+ * kept, not copied. For files that must not outlive an interrupted command: the temp
+ * files here, a CSV that has only its header.
+ */
+void outfile_track(char *path, int add);
 /*
  * outfile_cleanup - remove every temp file still open; async-signal-safe, for a signal
  * handler that ends the process.
@@ -47,6 +57,9 @@ int outfile_write_all(const char *path, const void *buf, size_t len);
 void outfile_stdout_init(void);
 /* outfile_stdout_error - the errno of the first failed write to stdout, or 0. */
 int outfile_stdout_error(void);
+/* outfile_write_all_err - outfile_write_all, with "PATH: why" in @err. */
+int outfile_write_all_err(const char *path, const void *buf, size_t len, char *err, size_t errlen);
+
 /* outfile_check_stdout - flush and close stdout; on failure message and _exit(1). */
 void outfile_check_stdout(void);
 /* outfile_name_fd - the file @fd refers to (/proc/self/fd), or @fallback. */

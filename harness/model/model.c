@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "csv.h"
 #include "commands.h"
@@ -21,6 +22,7 @@
 #include "model.h"
 #include "plan.h"
 #include "num.h"
+#include "stop.h"
 #include "util.h"
 
 #define STACK_SIZE (256 * 1024)
@@ -536,10 +538,13 @@ static void switch_to(struct sim *s, int n)
 	/* resumed: whoever chose us set s->cur back to us */
 }
 
-/* tick - count a step; give up on everyone when no operation completes for too long. */
+/*
+ * tick - count a step; give up on everyone when no operation completes for too long, or
+ * when the command is asked to stop (lib/stop.h).
+ */
 static void tick(struct sim *s)
 {
-	if (++s->steps - s->progress_step > NO_PROGRESS_STEPS) {
+	if (++s->steps - s->progress_step > NO_PROGRESS_STEPS || stop_requested) {
 		s->stuck = 1; /* a wait that cannot end here: give up on everyone still running */
 		swapcontext(&s->v[s->cur].uc, &s->main_uc);
 	}
@@ -942,6 +947,10 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 
 	for (int i = 0; i < threads; i++)
 		abandoned += s->v[i].started && !s->v[i].stopped;
+	if (!s->all_done && stop_requested) {
+		snprintf(err, sizeof(err), "interrupted");
+		goto teardown;
+	}
 	if (!s->all_done) {
 		snprintf(err, sizeof(err),
 			 "no virtual CPU short of its operations completed one in %u steps (a "
@@ -1352,6 +1361,7 @@ struct csv_out {
 	const char *cols[NFIXED + MODEL_NCOLS + 2 + MAX_PARAMS];
 	const char *param_names[MAX_PARAMS];
 	int ncols, nparam;
+	const char *made_dir; /* -o DIR when this run created it */
 };
 
 static void open_csv(struct csv_out *c, const struct mopts *o, const struct scenario *const *table,
@@ -1383,14 +1393,26 @@ static void open_csv(struct csv_out *c, const struct mopts *o, const struct scen
 			c->cols[c->ncols++] = col;
 		}
 	}
+	/* Checked before anything is created: a refused run leaves no trace. */
+	if (o->csv && csv_check_new(o->csv, err, sizeof(err)))
+		usage_error("--csv", o->csv, "%s", err);
+	/* An existing --csv file is validated whole (opening it creates nothing). */
+	if (o->csv && !access(o->csv, F_OK) &&
+	    !(c->w[1] = csv_create(o->csv, c->cols, c->ncols, 1, err, sizeof(err))))
+		usage_error("--csv", o->csv, "%s", err);
 	if (o->out) {
-		if (mkdir(o->out, 0755) && errno != EEXIST)
-			usage_error("--out", o->out, "%s", strerror(errno));
 		snprintf(path, sizeof(path), "%s/model.csv", o->out);
+		if (o->csv && csv_same_file(o->csv, path))
+			usage_error("--csv", o->csv, "is this run's own model.csv");
+		if (!mkdir(o->out, 0755))
+			c->made_dir = o->out;
+		else if (errno != EEXIST)
+			usage_error("--out", o->out, "%s", strerror(errno));
 		if (!(c->w[0] = csv_create(path, c->cols, c->ncols, 0, err, sizeof(err))))
 			usage_error("--out", o->out, "%s", err);
 	}
-	if (o->csv && !(c->w[1] = csv_create(o->csv, c->cols, c->ncols, 1, err, sizeof(err))))
+	if (o->csv && !c->w[1] &&
+	    !(c->w[1] = csv_create(o->csv, c->cols, c->ncols, 1, err, sizeof(err))))
 		usage_error("--csv", o->csv, "%s", err);
 }
 
@@ -1509,8 +1531,9 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	if (!nfams)
 		usage_error("selection", "", "selects nothing to model");
 	open_csv(&csv, &o, table, scn);
+	stop_install(STOP_FLAG, 1);
 
-	for (int i = 0; i < nfams; i++) {
+	for (int i = 0; i < nfams && !stop_requested; i++) {
 		struct mfam *f = &fams[i];
 		int first = !i || fams[i - 1].sc != f->sc || fams[i - 1].wl != f->wl ||
 			    fams[i - 1].f.threads != f->f.threads;
@@ -1519,6 +1542,8 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 
 		if (!f->f.skip[0]) {
 			model_run(f->sc, f->f.cfg, topo, f->f.pus, f->f.threads, &o.mo, &f->r);
+			if (stop_requested) /* cut short: no row for it */
+				break;
 			ok += f->r.ok;
 			errors += !f->r.ok;
 		}
@@ -1544,8 +1569,13 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 		}
 	}
 	for (int i = 0; i < 2; i++)
-		if (csv_close(csv.w[i]))
+		if (csv_close_or_remove(csv.w[i]))
 			write_failed = 1;
+	if (csv.made_dir)
+		rmdir(csv.made_dir); /* only when empty: an interrupted run's only trace */
+	if (stop_requested)
+		fprintf(stderr, "pcbench: model: interrupted (%s): the rows written are whole\n",
+			strsignal(stop_requested));
 	for (int i = 0; i < nfams; i++) {
 		model_result_free(&fams[i].r);
 		cfg_free(fams[i].f.cfg);
@@ -1559,6 +1589,8 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	free(pre);
 	free(wls);
 	topo_free(topo);
+	if (stop_requested)
+		return 3;
 	if (errors || write_failed)
 		return 1;
 	return ok ? 0 : 4;

@@ -17,6 +17,8 @@
 #include "pmu_events.h"
 #include "run.h"
 #include "num.h"
+#include "outfile.h"
+#include "stop.h"
 #include "util.h"
 
 struct run run;
@@ -417,13 +419,28 @@ static void model_family(struct family *f, const struct topo *topo)
 	model_result_free(&mr);
 }
 
-/* on_signal - the first SIGINT/SIGTERM stops the run cleanly, a second one at once. */
+/*
+ * on_signal - the first SIGINT, SIGTERM, SIGHUP or SIGPIPE (stdout or stderr closed) stops
+ * the run cleanly (rows whole, context.json interrupted, exit 3), a second one at once.
+ */
 static void on_signal(int sig)
 {
-	(void)sig;
-	if (meas_abort)
+	if (meas_abort) {
+		outfile_cleanup();
 		_exit(3);
+	}
 	meas_abort = 1;
+	stop_requested = sig; /* a --with-model run in progress stops too */
+}
+
+static void stop_on_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 /* load_topology - the --topology source; a foreign one only plans (or is checked). */
@@ -542,18 +559,16 @@ int measure_main(int argc, char **argv)
 	if (run.opt.label)
 		snprintf(run.ctx.label, sizeof(run.ctx.label), "%s", run.opt.label);
 	run.ctx.options_json = options_json(&run.opt);
+	stop_on_signals(); /* from here on a signal leaves a consistent run directory */
 	open_outputs(&run.opt);
 	write_context();
 	snprintf(path, sizeof(path), "%s/topology.xml", run.run_dir);
 	if (topo_export_xml(topo, path, err, sizeof(err)))
-		fprintf(stderr, "pcbench: topology.xml: %s\n", err);
+		run.write_failed = 1; /* said why; the run stops before measuring */
 	snprintf(path, sizeof(path), "%s/topology_fp", run.run_dir);
-	{
-		FILE *f = fopen(path, "w");
-
-		if (!f || fprintf(f, "%s\n", run.topology_fp) < 0 || fclose(f))
-			fprintf(stderr, "pcbench: %s: %s\n", path, strerror(errno));
-	}
+	snprintf(err, sizeof(err), "%s\n", run.topology_fp);
+	if (outfile_write_all(path, err, strlen(err)))
+		run.write_failed = 1;
 	link_latest();
 	if (pmu_absent_note(run.pmu)[0])
 		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
@@ -582,8 +597,6 @@ int measure_main(int argc, char **argv)
 		meas_set_counters(&f->m, run.pmu);
 		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	if (!run.write_failed && !meas_abort)
 		gbshim_run(gbf, ngb, run.opt.repetitions, family_thread);
 	if (meas_abort) {

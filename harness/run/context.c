@@ -15,6 +15,9 @@
 #include <jansson.h>
 #include <perfmon/pfmlib.h>
 
+#include "outfile.h"
+#include "util.h"
+
 /* Build facts, passed by CMake as string literals. */
 #ifndef PCBENCH_GIT_REV
 #define PCBENCH_GIT_REV "unknown"
@@ -200,50 +203,23 @@ oom:
 
 int context_write(const struct run_context *c, const char *path, char *err, size_t errlen)
 {
-	char *text = NULL, *tmp = NULL;
+	char *text, *line;
 	json_t *o;
-	FILE *f;
-	int e;
+	int ret;
 
 	o = build(c, path, err, errlen);
 	if (!o)
 		return -1;
 	text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(o);
-	if (!text || asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
-		tmp = NULL;
-		e = ENOMEM;
-		goto fail;
+	if (!text) {
+		set_err(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		return -1;
 	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		e = errno;
-		goto fail;
-	}
-	errno = 0;
-	if (fputs(text, f) < 0 || fputc('\n', f) == EOF) {
-		e = errno ? errno : EIO;
-		fclose(f);
-		unlink(tmp);
-		goto fail;
-	}
-	errno = 0;
-	if (fclose(f)) {
-		e = errno ? errno : EIO;
-		unlink(tmp);
-		goto fail;
-	}
-	if (rename(tmp, path)) {
-		e = errno;
-		unlink(tmp);
-		goto fail;
-	}
-	free(tmp);
+	/* The one checked output path: the whole file or the previous one, never a cut one. */
+	line = xasprintf("%s\n", text);
 	free(text);
-	return 0;
-fail:
-	snprintf(err, errlen, "%s: %s", path, strerror(e));
-	free(tmp);
-	free(text);
-	return -1;
+	ret = outfile_write_all_err(path, line, strlen(line), err, errlen);
+	free(line);
+	return ret;
 }

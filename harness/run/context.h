@@ -27,8 +27,8 @@ struct run_context {
 void context_init(struct run_context *c, int argc, char **argv);
 
 /*
- * context_write - write @c as JSON to @path atomically (temp file, then rename).
- * Returns 0, or -1 with "path: why" in @err.
+ * context_write - write @c as JSON to @path through lib/outfile (temp file, checked, synced,
+ * renamed). Returns 0, or -1 with "path: why" in @err.
  */
 int context_write(const struct run_context *c, const char *path, char *err, size_t errlen);
 

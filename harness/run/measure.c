@@ -189,7 +189,10 @@ void meas_thread(struct measurement *m, int tid)
 		counters = pmu_thread_open(m->pmu); /* pinned, before the barrier */
 	pthread_barrier_wait(&m->bar);
 
-	if (tid == 0 && !atomic_load(&m->failed) && !meas_abort)
+	/* Interrupted before the setup: no shared state, so no thread may set up either. */
+	if (tid == 0 && !atomic_load(&m->failed) && meas_abort)
+		fail(m, "interrupted");
+	else if (tid == 0 && !atomic_load(&m->failed))
 		home_setup(m);
 	pthread_barrier_wait(&m->bar);
 

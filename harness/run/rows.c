@@ -55,6 +55,11 @@ void open_outputs(const struct options *o)
 	if (!o->force && !stat(path, &st) && st.st_size > 0)
 		usage_error("--out", run.run_dir,
 			    "%s exists (choose a new run directory, or --force)", path);
+	if (o->csv && csv_same_file(o->csv, path))
+		usage_error("--csv", o->csv,
+			    "is this run's own results file: every row would be written twice");
+	if (o->csv && csv_check_new(o->csv, err, sizeof(err)))
+		usage_error("--csv", o->csv, "%s", err);
 	if (o->csv && !stat(o->csv, &st) && !(run.csv_extra = open_extra_csv(o->csv)))
 		usage_error("--csv", o->csv, "cannot append");
 	mkdir_p(run.run_dir, "--out");
@@ -132,9 +137,21 @@ char *options_json(const struct options *o)
 	return s;
 }
 
+/* close_csv - close @w (a header-only file it created is removed); message on failure. */
+static int close_csv(struct csv_writer *w)
+{
+	char *path = w ? xstrdup(csv_path(w)) : NULL;
+	int failed = w && run.write_failed, ret = csv_close_or_remove(w);
+
+	if (ret && !failed) /* a failed row was reported when it happened */
+		fprintf(stderr, "pcbench: %s: %s\n", path, strerror(errno));
+	free(path);
+	return ret;
+}
+
 int close_outputs(void)
 {
-	int bad = csv_close(run.csv) | csv_close(run.csv_extra);
+	int bad = close_csv(run.csv) | close_csv(run.csv_extra);
 
 	if (run.jsonl && fclose(run.jsonl)) {
 		fprintf(stderr, "pcbench: %s: %s\n", run.jsonl_path, strerror(errno));
@@ -149,8 +166,10 @@ void write_context(void)
 {
 	char err[PATH_MAX + 128];
 
-	if (context_write(&run.ctx, run.context_path, err, sizeof(err)))
-		fprintf(stderr, "pcbench: context.json: %s\n", err);
+	if (!context_write(&run.ctx, run.context_path, err, sizeof(err)))
+		return;
+	fprintf(stderr, "pcbench: %s\n", err);
+	run.write_failed = 1; /* the run's record is not on disk: exit 1 */
 }
 
 /*

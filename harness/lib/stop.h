@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stop.h - how every command ends on SIGINT, SIGTERM and SIGHUP (docs/measuring.md,
+ * "Signals"): with exit status 3, finished output kept whole, no temp or header-only file
+ * left (lib/outfile's registry).
+ *
+ * main() installs STOP_EXIT for every command: the handler removes the registered files
+ * and ends the process at once. Long commands (measure, model) switch to STOP_FLAG: the
+ * handler only sets stop_requested, the command stops at its next check, keeps what it has
+ * finished and returns 3; a second signal ends it at once (STOP_EXIT).
+ *
+ * SIGINT is handled even when it was inherited as ignored: a non-interactive shell starts
+ * background jobs (`pcbench model ... &`) with SIGINT ignored, and a script that later
+ * sends `kill -INT $!` means it (before, such a model run went on for 20 minutes).
+ */
+#ifndef PCBENCH_STOP_H
+#define PCBENCH_STOP_H
+
+#include <signal.h>
+
+/* The signal that asked the command to stop, or 0. */
+extern volatile sig_atomic_t stop_requested;
+
+enum stop_mode { STOP_EXIT, STOP_FLAG };
+
+/* stop_install - handle INT, TERM and HUP; with @pipe also PIPE (a closed stdout/stderr). */
+void stop_install(enum stop_mode mode, int pipe);
+
+#endif

@@ -1,0 +1,71 @@
+#!/bin/sh
+# interrupt_cmds.sh PCBENCH - every command stops on SIGINT, SIGTERM and SIGHUP with exit 3
+# and leaves whole output only (lib/stop.h):
+#  - model, started in the background (so SIGINT arrives inherited-ignored, as from any
+#    script), stops on each signal; no header-only model.csv, no empty -o directory; after
+#    some rows, model.csv parses and ends with a newline;
+#  - a measurement whose stderr reader goes away (SIGPIPE) ends like SIGINT: exit 3,
+#    context.json "interrupted", rows whole;
+#  - a temp file of lib/outfile is never left.
+# No timing assertion: the waits are generous and only bound a hang.
+set -u
+pcbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# wait_for FILE LINES - until FILE has LINES lines (at most 60 s).
+wait_for() {
+	i=0
+	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt "$2" ] && [ $i -lt 6000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+}
+
+for sig in INT TERM HUP; do
+	# Before any row: nothing left at all.
+	"$pcbench" model -s page_counter -p +ABC -w direct -t 2 --ops 100000000 \
+		-o "$tmp/m0-$sig" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	sleep 0.5
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 3 ] || { echo "FAIL: model SIG$sig: exit $rc, want 3"; cat "$tmp/err"; fail=1; }
+	[ ! -e "$tmp/m0-$sig" ] || { echo "FAIL: model SIG$sig left $(ls -R "$tmp/m0-$sig")"; fail=1; }
+	echo "model SIG$sig before its first row: exit $rc, $(tail -n 1 "$tmp/err")"
+done
+
+# After some rows: whole rows, the file parses.
+"$pcbench" model -s page_counter -t 2,8 --ops 20000 -o "$tmp/m1" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+wait_for "$tmp/m1/model.csv" 3
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 3 ] || { echo "FAIL: model after rows: exit $rc, want 3"; cat "$tmp/err"; fail=1; }
+[ "$(tail -c 1 "$tmp/m1/model.csv" | od -An -c | tr -d ' ')" = '\n' ] ||
+	{ echo "FAIL: model.csv ends inside a row"; fail=1; }
+python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) >= 3 and all(len(r) == len(rows[0]) for r in rows), rows
+' "$tmp/m1/model.csv" || { echo "FAIL: model.csv does not parse"; fail=1; }
+echo "model SIGINT after rows: exit $rc, $(($(wc -l <"$tmp/m1/model.csv") - 1)) whole rows"
+
+# A measurement whose stderr reader exits: SIGPIPE stops it like SIGINT.
+(
+	"$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 50 --time 0.05 -o "$tmp/run" \
+		2>&1 >"$tmp/out"
+	echo $? >"$tmp/rc"
+) | head -n 3 >/dev/null
+rc=$(cat "$tmp/rc")
+[ "$rc" -eq 3 ] || { echo "FAIL: measure, stderr closed: exit $rc, want 3"; fail=1; }
+grep -q '"interrupted": true' "$tmp/run/context.json" ||
+	{ echo "FAIL: measure, stderr closed: context.json not interrupted"; fail=1; }
+"$pcbench" compare "$tmp/run" --format csv >/dev/null 2>"$tmp/cmp" ||
+	{ echo "FAIL: the CSV does not parse:"; cat "$tmp/cmp"; fail=1; }
+echo "measure with its stderr reader gone: exit $rc"
+
+ls "$tmp" | grep -q '\.[A-Za-z0-9]\{6\}$' && { echo "FAIL: temp files left: $(ls "$tmp")"; fail=1; }
+exit $fail
