@@ -66,6 +66,7 @@ enum {
 /* Multiple-testing corrections, named by cmp_correction_names[]. */
 enum correction { CORR_HOLM, CORR_BH, CORR_NONE };
 extern const char *const cmp_correction_names[];
+extern const char *const cmp_correction_short[]; /* "Holm-corrected", for short headers */
 
 struct options {
 	const char *base, *metrics, *out_dir;

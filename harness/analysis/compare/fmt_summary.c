@@ -224,20 +224,18 @@ void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out)
 {
 	static const char *const first[] = {"compare", "machine", "run", "base", NULL};
 	static const char *const last[] = {"note", "flagged", "unmatched", NULL};
-	char *corr = cmp_correction_desc(c);
+	const char *corr = cmp_correction_short[c->o.correction];
 	int any = 0;
 
 	print_header(h, first, out);
-	fprintf(
-	    out,
-	    "%-10sthe median of the ok repetitions (ops/s and ns/op); cv = stddev / mean (- for "
-	    "one repetition); %%change against the base and its %g%% ci (bootstrap)\n",
-	    "values", 100 * (1 - c->o.alpha));
 	fprintf(out,
-		"%-10stwo-sided Mann-Whitney U, %s; improved/regressed: p < %g and |%%change| >= "
-		"%g%%\n",
+		"%-10smedians of the ok repetitions; cv = stddev / mean (- for one); %%change "
+		"against the base, its %g%% ci (bootstrap)\n",
+		"values", 100 * (1 - c->o.alpha));
+	fprintf(out,
+		"%-10stwo-sided Mann-Whitney U, %s per table; improved/regressed: p < %g and "
+		"|%%change| >= %g%%\n",
 		"p", corr, c->o.alpha, c->o.min_change);
-	free(corr);
 	print_header(h, last, out);
 	for (int m = 0; m < c->nmetrics; m++)
 		if (shown(c, m))

@@ -166,6 +166,8 @@ static int cmp_by_p(const void *pa, const void *pb)
 }
 
 const char *const cmp_correction_names[] = {"holm", "bh", "none", NULL};
+const char *const cmp_correction_short[] = {"Holm-corrected", "Benjamini-Hochberg-corrected",
+					    "uncorrected"};
 
 /*
  * Holm (step-down): the i-th smallest of m p-values becomes max over j <= i of
