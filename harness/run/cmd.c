@@ -476,21 +476,24 @@ static struct topo *load_topology(const struct options *o)
 	return host;
 }
 
-/* link_latest - results/latest points at the newest run directory (make run reports it). */
+/*
+ * link_latest - results/latest points at the newest run directory, but only for a run
+ * directory under ./results/ (the default, or -o results/NAME): a run elsewhere leaves
+ * this directory alone.
+ */
 static void link_latest(void)
 {
-	char target[PATH_MAX];
-	const char *base = strrchr(run.run_dir, '/');
+	char dir[PATH_MAX], results[PATH_MAX];
+	size_t n;
 
-	if (!run.opt.out && base) {
-		snprintf(target, sizeof(target), "%s", base + 1); /* results/<stamp>-<host> */
-	} else if (!realpath(run.run_dir, target)) {
+	if (!realpath(run.run_dir, dir) || !realpath("results", results))
 		return;
-	}
-	if (mkdir("results", 0755) && errno != EEXIST)
+	n = strlen(results);
+	if (strncmp(dir, results, n) || dir[n] != '/')
 		return;
 	unlink("results/latest.tmp");
-	if (symlink(target, "results/latest.tmp") || rename("results/latest.tmp", "results/latest"))
+	if (symlink(dir + n + 1, "results/latest.tmp") ||
+	    rename("results/latest.tmp", "results/latest"))
 		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
 }
 

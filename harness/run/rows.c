@@ -30,6 +30,24 @@ static struct csv_writer *open_extra_csv(const char *path)
 
 static void columns_build(void);
 
+/*
+ * make_default_dir - results/<stamp>-<host or label>, made by this run: when another run
+ * (started in the same second) made it first, the name gets -2, -3, ... (mkdir is atomic,
+ * so two runs never share a directory).
+ */
+static void make_default_dir(void)
+{
+	size_t len = strlen(run.run_dir);
+
+	mkdir_p("results", "--out");
+	for (int k = 2; mkdir(run.run_dir, 0755); k++) {
+		if (errno != EEXIST || k > 1000)
+			usage_error("--out", run.run_dir, "%s", strerror(errno));
+		snprintf(run.run_dir + len, sizeof(run.run_dir) - len, "-%d", k);
+	}
+}
+
+
 void open_outputs(const struct options *o)
 {
 	struct stat st;
@@ -45,14 +63,11 @@ void open_outputs(const struct options *o)
 		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp,
 			 run.ctx.label[0] ? run.ctx.label : run.ctx.host);
 	}
-	base = strrchr(run.run_dir, '/');
-	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
-		 base && base[1] ? base + 1 : run.run_dir);
 
 	columns_build();
 	/* Check what exists before creating anything, so that a refusal leaves no trace. */
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
-	if (!o->force && !stat(path, &st) && st.st_size > 0)
+	if (o->out && !o->force && !stat(path, &st) && st.st_size > 0)
 		usage_error("--out", run.run_dir,
 			    "%s exists (choose a new run directory, or --force)", path);
 	if (o->csv && csv_same_file(o->csv, path))
@@ -62,7 +77,14 @@ void open_outputs(const struct options *o)
 		usage_error("--csv", o->csv, "%s", err);
 	if (o->csv && !stat(o->csv, &st) && !(run.csv_extra = open_extra_csv(o->csv)))
 		usage_error("--csv", o->csv, "cannot append");
-	mkdir_p(run.run_dir, "--out");
+	if (o->out)
+		mkdir_p(run.run_dir, "--out");
+	else
+		make_default_dir();
+	base = strrchr(run.run_dir, '/');
+	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
+		 base && base[1] ? base + 1 : run.run_dir);
+	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
 	run.csv = csv_create(path, run.cols, run.ncols, 0, err, sizeof(err));

@@ -1,0 +1,60 @@
+#!/bin/sh
+# rundir.sh PCBENCH - run directories (issue 15 part 7), in a scratch directory: two runs
+# started in the same second get different default directories (also when the name of
+# this second is already taken); results/latest follows only runs under ./results/;
+# -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR);
+# PCBENCH_RUN_DIR_FILE receives the run directory.
+set -u
+pcbench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+run="-s page_counter -p v6.0-rc1 -w direct -t 1 -r 1 --time 0.01"
+mkdir "$tmp/cwd" "$tmp/home" "$tmp/tmpdir"
+cd "$tmp/cwd" || exit 1
+export HOME="$tmp/home" TMPDIR="$tmp/tmpdir"
+
+# Two runs at once: two directories, each whole, each told through PCBENCH_RUN_DIR_FILE.
+PCBENCH_RUN_DIR_FILE="$tmp/dir1" "$pcbench" $run >/dev/null 2>"$tmp/err1" &
+PCBENCH_RUN_DIR_FILE="$tmp/dir2" "$pcbench" $run >/dev/null 2>"$tmp/err2"
+rc2=$?
+wait $!
+rc1=$?
+d1=$(cat "$tmp/dir1" 2>/dev/null) d2=$(cat "$tmp/dir2" 2>/dev/null)
+[ "$rc1" = 0 ] && [ "$rc2" = 0 ] || { echo "FAIL: concurrent runs exit $rc1, $rc2"; cat "$tmp/err1" "$tmp/err2"; fail=1; }
+[ -n "$d1" ] && [ -n "$d2" ] && [ "$d1" != "$d2" ] ||
+	{ echo "FAIL: concurrent runs: directories '$d1' and '$d2'"; fail=1; }
+for d in "$d1" "$d2"; do
+	case "$d" in results/*) ;; *) echo "FAIL: default directory $d not under results/"; fail=1 ;; esac
+	[ "$(grep -c ',ok,' "$d/results.csv" 2>/dev/null)" = 1 ] || { echo "FAIL: $d: want one ok row"; fail=1; }
+done
+
+# The name of this second (and the next few) already taken: the run takes NAME-2 (or -3
+# when the runs above, in this same second, took NAME and NAME-2).
+host=$(hostname)
+for s in 0 1 2 3 4 5; do
+	mkdir -p "results/$(date -u -d "@$(( $(date +%s) + s ))" +%Y-%m-%dT%H-%M-%SZ)-$host"
+done
+PCBENCH_RUN_DIR_FILE="$tmp/dir3" "$pcbench" $run >/dev/null 2>"$tmp/err3" ||
+	{ echo "FAIL: run with its name taken exits $?"; cat "$tmp/err3"; fail=1; }
+d3=$(cat "$tmp/dir3" 2>/dev/null)
+case "$d3" in *-"$host"-[2-9]) ;; *) echo "FAIL: name taken: got '$d3', want NAME-N"; fail=1 ;; esac
+[ "$(readlink results/latest)" = "${d3#results/}" ] ||
+	{ echo "FAIL: results/latest is '$(readlink results/latest)', want ${d3#results/}"; fail=1; }
+
+# -o results/NAME moves latest; -o elsewhere does not.
+"$pcbench" $run -o results/named >/dev/null 2>&1
+[ "$(readlink results/latest)" = named ] || { echo "FAIL: -o results/named: latest not moved"; fail=1; }
+"$pcbench" $run -o "$tmp/elsewhere" >/dev/null 2>&1
+[ "$(readlink results/latest)" = named ] || { echo "FAIL: -o elsewhere moved results/latest"; fail=1; }
+
+# -o DIR from an empty directory: nothing is created but DIR (and its parents).
+rm -rf "$tmp/cwd/"* "$tmp/out"
+PCBENCH_RUN_DIR_FILE= "$pcbench" $run -o "$tmp/out/run" >/dev/null 2>"$tmp/err4" ||
+	{ echo "FAIL: -o run exits $?"; cat "$tmp/err4"; fail=1; }
+extra=$(cd "$tmp" && find cwd home tmpdir out -mindepth 1 | grep -v '^out/run\(/\|$\)')
+[ -z "$extra" ] || { echo "FAIL: -o DIR created outside DIR:"; echo "$extra"; fail=1; }
+[ -s "$tmp/out/run/results.csv" ] || { echo "FAIL: -o DIR: no results.csv"; fail=1; }
+
+[ $fail = 0 ] && echo "ok: run directories"
+exit $fail
