@@ -2,8 +2,7 @@
 # rundir.sh PCBENCH - run directories (issue 15 part 7), in a scratch directory: two runs
 # started in the same second get different default directories (also when the name of
 # this second is already taken); results/latest follows only runs under ./results/;
-# -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR);
-# PCBENCH_RUN_DIR_FILE receives the run directory.
+# -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR).
 set -u
 pcbench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
@@ -14,9 +13,9 @@ mkdir "$tmp/cwd" "$tmp/home" "$tmp/tmpdir"
 cd "$tmp/cwd" || exit 1
 export HOME="$tmp/home" TMPDIR="$tmp/tmpdir"
 
-# Two runs at once: two directories, each whole, each told through PCBENCH_RUN_DIR_FILE.
-PCBENCH_RUN_DIR_FILE="$tmp/dir1" "$pcbench" $run >/dev/null 2>"$tmp/err1" &
-PCBENCH_RUN_DIR_FILE="$tmp/dir2" "$pcbench" $run >/dev/null 2>"$tmp/err2"
+# Two runs at once: two directories, each whole, each told through --run-dir-file.
+"$pcbench" $run --run-dir-file "$tmp/dir1" >/dev/null 2>"$tmp/err1" &
+"$pcbench" $run --run-dir-file "$tmp/dir2" >/dev/null 2>"$tmp/err2"
 rc2=$?
 wait $!
 rc1=$?
@@ -36,7 +35,7 @@ host=$(hostname)
 for s in 0 1 2 3 4 5; do
 	mkdir -p "results/$(date -u -d "@$(( $(date +%s) + s ))" +%Y-%m-%dT%H-%M-%SZ)-$host"
 done
-PCBENCH_RUN_DIR_FILE="$tmp/dir3" "$pcbench" $run >/dev/null 2>"$tmp/err3"
+"$pcbench" $run --run-dir-file "$tmp/dir3" >/dev/null 2>"$tmp/err3"
 [ $? -le 1 ] || { echo "FAIL: run with its name taken exits 2"; cat "$tmp/err3"; fail=1; }
 d3=$(cat "$tmp/dir3" 2>/dev/null)
 case "$d3" in *-"$host"-[2-9]) ;; *) echo "FAIL: name taken: got '$d3', want NAME-N"; fail=1 ;; esac
@@ -51,7 +50,7 @@ case "$d3" in *-"$host"-[2-9]) ;; *) echo "FAIL: name taken: got '$d3', want NAM
 
 # -o DIR from an empty directory: nothing is created but DIR (and its parents).
 rm -rf "$tmp/cwd/"* "$tmp/out"
-PCBENCH_RUN_DIR_FILE= "$pcbench" $run -o "$tmp/out/run" >/dev/null 2>"$tmp/err4"
+"$pcbench" $run -o "$tmp/out/run" >/dev/null 2>"$tmp/err4"
 [ $? -le 1 ] || { echo "FAIL: -o run exits 2"; cat "$tmp/err4"; fail=1; }
 extra=$(cd "$tmp" && find cwd home tmpdir out -mindepth 1 | grep -v '^out/run\(/\|$\)')
 [ -z "$extra" ] || { echo "FAIL: -o DIR created outside DIR:"; echo "$extra"; fail=1; }
