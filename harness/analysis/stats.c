@@ -243,13 +243,75 @@ static uint64_t splitmix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* resample_median - median of @n draws with replacement from @x, into scratch @buf. */
-static double resample_median(const double *x, size_t n, double *buf, uint64_t *s)
+/* A sample prepared for resampling: its values sorted, and each value's sorted position. */
+struct resampler {
+	const double *x;
+	size_t n;
+	double *sorted;
+	size_t *rank;  /* rank[i]: where x[i] stands in sorted */
+	size_t *count; /* per sorted position: how often one resample drew it */
+};
+
+static const double *rank_base;
+
+static int cmp_index(const void *a, const void *b)
 {
+	double x = rank_base[*(const size_t *)a], y = rank_base[*(const size_t *)b];
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static void resampler_init(struct resampler *r, const double *x, size_t n)
+{
+	size_t *order = xmalloc(n * sizeof(*order));
+
+	r->x = x;
+	r->n = n;
+	r->sorted = xmalloc(n * sizeof(*r->sorted));
+	r->rank = xmalloc(n * sizeof(*r->rank));
+	r->count = xmalloc(n * sizeof(*r->count));
 	for (size_t i = 0; i < n; i++)
-		buf[i] = x[(size_t)((double)(splitmix64(s) >> 11) * 0x1.0p-53 * (double)n)];
-	qsort(buf, n, sizeof(*buf), cmp_double);
-	return n % 2 ? buf[n / 2] : (buf[n / 2 - 1] + buf[n / 2]) / 2;
+		order[i] = i;
+	rank_base = x;
+	qsort(order, n, sizeof(*order), cmp_index);
+	for (size_t k = 0; k < n; k++) {
+		r->sorted[k] = x[order[k]];
+		r->rank[order[k]] = k;
+	}
+	free(order);
+}
+
+static void resampler_free(struct resampler *r)
+{
+	free(r->sorted);
+	free(r->rank);
+	free(r->count);
+}
+
+/*
+ * resample_median - the median of @n draws with replacement (the draws of splitmix64 state
+ * @s, in order): the draws are counted per sorted position and the middle order statistics
+ * found by one walk, O(n) with no sort per resample.
+ */
+static double resample_median(struct resampler *r, uint64_t *s)
+{
+	size_t n = r->n, lo = (n - 1) / 2, hi = n / 2, seen = 0;
+	double a = NAN, b = NAN;
+
+	memset(r->count, 0, n * sizeof(*r->count));
+	for (size_t i = 0; i < n; i++)
+		r->count[r->rank[(size_t)((double)(splitmix64(s) >> 11) * 0x1.0p-53 *
+					  (double)n)]]++;
+	for (size_t k = 0; k < n && isnan(b); k++) {
+		if (!r->count[k])
+			continue;
+		seen += r->count[k];
+		if (isnan(a) && seen > lo)
+			a = r->sorted[k];
+		if (seen > hi)
+			b = r->sorted[k];
+	}
+	return (a + b) / 2;
 }
 
 /* quantile - linear interpolation between order statistics of sorted @v[0..@n). */
@@ -266,7 +328,8 @@ static double quantile(const double *v, size_t n, double q)
 int stats_bootstrap_ratio_ci(const double *base, size_t nb, const double *other, size_t no,
 			     double level, int iters, uint64_t seed, double *lo, double *hi)
 {
-	double *ratios, *buf;
+	struct resampler rb, ro;
+	double *ratios;
 	uint64_t s = seed;
 	size_t k = 0;
 
@@ -274,15 +337,17 @@ int stats_bootstrap_ratio_ci(const double *base, size_t nb, const double *other,
 	if (!nb || !no || iters < 1)
 		return -1;
 	ratios = xmalloc((size_t)iters * sizeof(*ratios));
-	buf = xmalloc((nb > no ? nb : no) * sizeof(*buf));
+	resampler_init(&rb, base, nb);
+	resampler_init(&ro, other, no);
 	for (int i = 0; i < iters; i++) {
-		double mb = resample_median(base, nb, buf, &s);
-		double mo = resample_median(other, no, buf, &s);
+		double mb = resample_median(&rb, &s);
+		double mo = resample_median(&ro, &s);
 
 		if (mb != 0)
 			ratios[k++] = mo / mb;
 	}
-	free(buf);
+	resampler_free(&rb);
+	resampler_free(&ro);
 	if (!k) {
 		free(ratios);
 		return -1;
