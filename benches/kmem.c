@@ -15,22 +15,18 @@
 #include "bench.h"
 #include "memcg.h"
 
-#define NLEVELS 4 /* root, L1, L2, L3 (the leaf): every hierarchical walk visits 4 counters */
-/* enum memcg_stat_item (v6.0): MEMCG_SWAP = NR_VM_NODE_STAT_ITEMS (41), SOCK, PERCPU_B,
- * VMALLOC, KMEM, ZSWAP_B, ZSWAPPED, MEMCG_NR_STAT. Private memory: the index only picks which
- * line of the thread's own block is written. */
-#define MEMCG_KMEM 45
-#define MEMCG_NR_STAT 48
+#define MEMCG_NR_STAT 48 /* v6.0: 41 node items + 7 memcg items (memcg.h) */
 
 struct km_shared {
 	struct memcg_offs o;
 	struct memcg_rstat rstat;
 	struct memcg_globals *globals;
 	long nr;
-	int kmem_stat;	  /* mod_memcg_state(MEMCG_KMEM) in memcg_account_kmem */
-	int kmem_counter; /* v1 only: page_counter_charge/uncharge of memcg->kmem */
-	int split;	  /* charge and uncharge through different stocks (CPUs) */
-	char *cg[NLEVELS];
+	int kmem_stat;		    /* mod_memcg_state(MEMCG_KMEM) in memcg_account_kmem */
+	int kmem_counter;	    /* v1 only: page_counter_charge/uncharge of memcg->kmem */
+	int split;		    /* charge and uncharge through different stocks (CPUs) */
+	int levels;		    /* hierarchy depth, root included (memcg.h) */
+	char *cg[MEMCG_MAX_LEVELS]; /* cg[0] the root, cg[levels - 1] the leaf */
 	const struct layout *layout;
 	struct layout *glayout;
 };
@@ -115,6 +111,7 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	const long preload = bench_long(cfg, "preload"), min = min_pages(cfg);
 	struct km_shared *s;
 	struct memcg_offs *o;
+	long ctr[3];
 	char *leaf;
 
 	if (!ls)
@@ -141,22 +138,17 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	s->kmem_stat = !strcmp(bench_str(cfg, "kmem_stat"), "on");
 	s->kmem_counter = v1 && !strcmp(bench_str(cfg, "kmem_counter"), "on");
 	s->split = !strcmp(bench_workload_name(cfg), "split");
+	s->levels = (int)bench_long(cfg, "levels");
 	s->layout = l;
 
-	for (int i = 0; i < NLEVELS; i++) {
-		char *cg, *parent = i ? s->cg[i - 1] : NULL;
-
-		cg = s->cg[i] =
-		    bench_alloc(ls->size, ls->align > MEMCG_ALIGN ? ls->align : MEMCG_ALIGN);
-		memcg_init_counter(o, cg, parent, o->memory);
-		memcg_init_counter(o, cg, parent, o->swap); /* memsw on v1 */
-		memcg_init_counter(o, cg, parent, o->kmem);
-		pc_store_ptr(FIELD(cg, css_parent), parent);
-	}
+	ctr[0] = o->memory;
+	ctr[1] = o->swap; /* memsw on v1 */
+	ctr[2] = o->kmem;
+	memcg_alloc_levels(o, ls, s->levels, ctr, 3, s->cg);
 	/* memory.min/low on L1 as page_counter sets them (cgroup v2 only; 0: none). */
-	if (min)
+	if (min && s->levels > 1)
 		page_counter_set_prot(o, s->cg[1] + o->memory, min, 2 * min);
-	leaf = s->cg[NLEVELS - 1];
+	leaf = s->cg[s->levels - 1];
 	page_counter_charge(o, leaf + o->memory, preload);
 	if (v1) {
 		page_counter_charge(o, leaf + o->swap, preload);
@@ -169,7 +161,7 @@ static void teardown(void *shared)
 {
 	struct km_shared *s = shared;
 
-	for (int i = 0; i < NLEVELS; i++)
+	for (int i = 0; i < s->levels; i++)
 		bench_free(s->cg[i]);
 	bench_free(s->globals);
 	layout_free(s->glayout);
@@ -206,7 +198,7 @@ static uint64_t run(void *shared, void *tstate, uint64_t n)
 	const struct memcg_offs local = s->o, *o = &local;
 	const struct memcg_rstat rstat = s->rstat, *r = &rstat;
 	struct memcg_stock *ustock = s->split ? &st->ustock : &st->stock;
-	char *leaf = s->cg[NLEVELS - 1];
+	char *leaf = s->cg[s->levels - 1];
 	long nr = s->nr;
 
 	for (uint64_t i = 0; i < n; i++) {
@@ -218,12 +210,9 @@ static uint64_t run(void *shared, void *tstate, uint64_t n)
 
 static int objects(void *shared, struct bench_object *out, int max)
 {
-	static const char *const names[NLEVELS] = {"root", "L1", "L2", "L3"};
 	struct km_shared *s = shared;
-	int i;
+	int i = memcg_level_objects(s->cg, s->levels, s->layout, out, max);
 
-	for (i = 0; i < NLEVELS && i < max; i++)
-		out[i] = (struct bench_object){names[i], "mem_cgroup", s->cg[i], s->layout};
 	if (i < max)
 		out[i++] = (struct bench_object){"stats_flush_threshold", "memcg_globals",
 						 s->globals, s->glayout};
@@ -269,11 +258,12 @@ static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const c
 	const int counter = v1 && !strcmp(bench_str(cfg, "kmem_counter"), "on");
 	const char *const written[] = {"memory.usage", v1 ? "swap.usage" : NULL,
 				       counter ? "kmem.usage" : NULL};
-	char err[256], others[1024], line[1400];
+	char err[256], others[1024], line[1400], walk[64];
 	const struct layout *l = bench_layout(cfg, "layout", err, sizeof(err));
 
 	if (!l)
 		return;
+	snprintf(walk, sizeof(walk), "%ld levels charged and uncharged", bench_long(cfg, "levels"));
 	snprintf(line, sizeof(line),
 		 "per op: %s stock charge (memory%s, batch %ld)%s%s; kmem counter walk: %s; "
 		 "stats_flush_threshold add: %s",
@@ -281,7 +271,7 @@ static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const c
 		 bench_long(cfg, "batch"),
 		 strcmp(bench_str(cfg, "kmem_stat"), "on") ? "" : ", MEMCG_KMEM stat",
 		 strcmp(bench_str(cfg, "kmem_stat"), "on") ? ", no stat" : "",
-		 counter ? "4 levels charged and uncharged" : "none", bench_str(cfg, "flush"));
+		 counter ? walk : "none", bench_str(cfg, "flush"));
 	out(arg, line);
 	for (size_t i = 0; i < sizeof(written) / sizeof(written[0]); i++) {
 		long off = written[i] ? layout_offset(l, "mem_cgroup", written[i]) : -1;
@@ -315,6 +305,7 @@ static const struct bench_param params[] = {
      NULL, 0, 1 << 30},
     {"preload", "65536", "pages charged to the leaf's memory (v1: memsw and kmem too) at setup",
      NULL, 1, 1L << 40},
+    MEMCG_LEVELS_PARAM,
     {"flush", "unconditional",
      "memcg_rstat_updated's add to stats_flush_threshold: unconditional (a8c49af3be, v5.18 to "
      "v5.19) or capped at num_online_cpus (873f64b791a2, v6.0)",

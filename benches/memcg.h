@@ -442,6 +442,7 @@ done_restock:
  * Private memory: the index only picks which word of the thread's own block is written.
  */
 #define MEMCG_SOCK 42
+#define MEMCG_KMEM 45
 
 /*
  * The global `stats_flush_threshold` atomic of mm/memcontrol.c, alone in its own 64-byte

@@ -19,7 +19,7 @@
 #define LOW_PAGES (2 * MIN_PAGES) /* memory.low on L1 */
 #define SPIN_CHECK 256		  /* waits check bench_window_over() every this many spins */
 #define SOCK_JIFFIES 1000000L	  /* "now": past every socket_pressure deadline (all 0) */
-#define MEMCG_NR_STAT 48
+#define MEMCG_NR_STAT 48	  /* v6.0: 41 node items + 7 memcg items (memcg.h) */
 
 /* struct sock_pages: the pages in flight on one socket pair, shared by its two threads. */
 #define SOCK_LAYOUT                                                                                \

@@ -843,7 +843,9 @@ static void op_hook(enum pc_op op, const volatile void *addr, unsigned size, con
  * Test 5: `levels` sets the hierarchy. With levels L the objects are root, L1, ..., L(L-1)
  * (plus, in socket, the threshold and the pair's word), each css.parent the previous one,
  * and one `direct` op of nr 1 does exactly 2L add_returns (charge and uncharge walks of L
- * counters); one socket message with walks 2 loads 2L socket_pressure words.
+ * counters); one socket message with walks 2 loads 2L socket_pressure words; in kmem
+ * (a8c49af3be, pair, warm stock) one op is the kmem counter's charge and uncharge walks,
+ * 2L add_returns, and the objects are the L levels and stats_flush_threshold.
  */
 static void test_levels(void)
 {
@@ -892,6 +894,25 @@ static void test_levels(void)
 		snprintf(what, sizeof(what), "levels=%d socket: socket_pressure loads per message",
 			 levels);
 		CHECK_EQ(what, sp_loads, 2 * levels);
+		inst_close(&in);
+
+		/* kmem (v1, kmem counter on): the unbatched kmem walk is `levels` long too. */
+		if (inst_open(&in, "kmem", "a8c49af3be", "pair", 1, user, 1, 1)) {
+			inst_close(&in);
+			continue;
+		}
+		snprintf(what, sizeof(what), "levels=%d kmem: objects", levels);
+		CHECK_EQ(what, in.nobj, levels + 1); /* the levels, stats_flush_threshold */
+		for (int i = 0; i < in.nobj && i < levels; i++)
+			CHECK(!strcmp(in.obj[i].name, names[i]), "levels=%d kmem: object %d is %s",
+			      levels, i, in.obj[i].name);
+		in.sc->run(in.shared, in.ts, 1); /* fills the stock: memory and memsw walks */
+		memset(op_count, 0, sizeof(op_count));
+		pc_trace_hook = op_hook;
+		in.sc->run(in.shared, in.ts, 1); /* stock hit and refill: only the kmem walks */
+		pc_trace_hook = NULL;
+		snprintf(what, sizeof(what), "levels=%d kmem: add_return per pair op", levels);
+		CHECK_EQ(what, op_count[PC_OP_ADD_RETURN], 2 * levels);
 		inst_close(&in);
 	}
 }
