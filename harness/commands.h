@@ -32,6 +32,9 @@ extern const struct cmd_help layout_help;
 /* model_main - `pcbench model [run options]` (model.c). */
 int model_main(int argc, char **argv);
 extern const struct cmd_help model_help;
+/* hitm_main - `pcbench hitm record|report ...` (hitm/hitm_cmd.c). */
+int hitm_main(int argc, char **argv);
+extern const struct cmd_help hitm_help;
 
 /* One subcommand: main.c's table drives dispatch, --help and `pcbench help`. */
 struct command {

@@ -40,6 +40,7 @@ static const struct command commands[] = {
     {"model", model_main, "the coherence model: line transfers per operation, no measurement",
      &model_help},
     {"layout", layout_main, "layouts from pahole (import); pahole-like views (show)", &layout_help},
+    {"hitm", hitm_main, "measured HITM per field (perf c2c) next to the model", &hitm_help},
     {"help", help_main, "the commands, or the options of one: pcbench help CMD", &help_help},
     {NULL, NULL, NULL, NULL},
 };

@@ -319,6 +319,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_EVENTS:
 			o->events = optarg;
+			o->events_set = 1;
 			break;
 		case O_EVENTS_KERNEL:
 			o->events_kernel = 1;
@@ -392,6 +393,7 @@ static void family_thread(void *arg, int tid)
 	}
 	home_cell(f, home, sizeof(home));
 	write_row(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : "", &r, home);
+	objects_log_add(run.objects, f, rep, &r);
 	if (f->matrix_ns && !r.failed) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
@@ -511,19 +513,28 @@ static int write_run_dir_file(void)
 	return rc;
 }
 
-int measure_main(int argc, char **argv)
+/*
+ * prepare - parse and resolve everything a measurement needs (exit 2 on bad input). Returns
+ * -1 to measure, or the exit status of a mode that measures nothing (--list, --list-events,
+ * --dry-run); @check refuses those instead (hitm record).
+ */
+static int prepare(int argc, char **argv, int check)
 {
 	char **gb_argv = run.gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
-	char **orig_argv = run.orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
-	int gb_argc, orig_argc = argc;
-	struct gb_family *gbf;
-	struct topo *topo;
-	char err[PATH_MAX + 128], path[PATH_MAX + 32];
-	int ngb = 0;
+	char err[PATH_MAX + 128];
+	int gb_argc;
 
-	memcpy(orig_argv, argv, (size_t)argc * sizeof(char *));
+	run.orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	run.orig_argc = argc;
+	memcpy(run.orig_argv, argv, (size_t)argc * sizeof(char *));
 	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
 	parse_options(argc, argv, &run.opt);
+	if (check && (run.opt.list || run.opt.list_events || run.opt.dry_run))
+		usage_error("hitm record",
+			    run.opt.list      ? "--list"
+			    : run.opt.dry_run ? "--dry-run"
+					      : "--list-events",
+			    "measures nothing (use it with pcbench measure)");
 	if (run.opt.list) {
 		list_scenarios();
 		return 0;
@@ -545,26 +556,53 @@ int measure_main(int argc, char **argv)
 	}
 	event_columns(&run.opt);
 
-	topo = run.topo = load_topology(&run.opt);
-	if (!run.opt.dry_run && topo_excluded(topo, err, sizeof(err)))
+	run.topo = load_topology(&run.opt);
+	if (!run.opt.dry_run && topo_excluded(run.topo, err, sizeof(err)))
 		fprintf(stderr, "pcbench: plans use %d of the host's PUs: excluded %s\n",
-			topo_npus(topo), err);
-	build_families(&run.opt, topo);
+			topo_npus(run.topo), err);
+	build_families(&run.opt, run.topo);
 	if (run.opt.dry_run) {
-		print_plan(&run.opt, topo);
+		print_plan(&run.opt, run.topo);
 		if (run.opt.pmu)
 			pmu_print_set(stdout, run.pmu);
-		topo_free(topo);
+		topo_free(run.topo);
 		return 0;
 	}
+	return -1;
+}
 
-	context_init(&run.ctx, orig_argc, orig_argv);
+/* init_context - context.json's facts, the label with them (it names the run directory). */
+static void init_context(void)
+{
+	context_init(&run.ctx, run.orig_argc, run.orig_argv);
 	if (run.opt.label)
 		snprintf(run.ctx.label, sizeof(run.ctx.label), "%s", run.opt.label);
+}
+
+void measure_check(int argc, char **argv)
+{
+	if (prepare(argc, argv, 1) >= 0)
+		exit(2); /* pmu_resolve said why */
+	init_context();
+	check_outputs(&run.opt);
+}
+
+int measure_main(int argc, char **argv)
+{
+	struct gb_family *gbf;
+	struct topo *topo;
+	char err[PATH_MAX + 128], path[PATH_MAX + 32];
+	int ngb = 0, st = prepare(argc, argv, 0);
+
+	if (st >= 0)
+		return st;
+	topo = run.topo;
+	init_context();
 	run.ctx.options_json = options_json(&run.opt);
 	stop_on_signals(); /* from here on a signal leaves a consistent run directory */
 	open_outputs(&run.opt);
 	write_context();
+	run.objects = objects_log_new("topology.xml", run.opt.sel.params, run.opt.sel.nparams);
 	snprintf(path, sizeof(path), "%s/topology.xml", run.run_dir);
 	if (topo_export_xml(topo, path, err, sizeof(err)))
 		run.write_failed = 1; /* said why; the run stops before measuring */
@@ -606,6 +644,7 @@ int measure_main(int argc, char **argv)
 		run.ctx.interrupted = 1;
 		utc_now(run.ctx.end, sizeof(run.ctx.end));
 		write_context();
+		write_objects();
 		close_outputs();
 		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
 			run.done, run.total, run.run_dir);
@@ -616,6 +655,7 @@ int measure_main(int argc, char **argv)
 	progress_end();
 	utc_now(run.ctx.end, sizeof(run.ctx.end));
 	write_context();
+	write_objects();
 	if (close_outputs())
 		run.write_failed = 1;
 	/* The verdict: compare's report of this run, on stdout and into the run directory. */

@@ -47,6 +47,7 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
 	pthread_barrier_init(&m->bar, NULL, (unsigned)threads);
 	pthread_mutex_init(&m->lock, NULL);
 	m->slots = bench_alloc((size_t)threads * sizeof(*m->slots), BENCH_PAD);
+	m->objs = xcalloc(MEAS_OBJECTS_MAX, sizeof(*m->objs));
 }
 
 void meas_set_counters(struct measurement *m, const struct pmu_set *pmu)
@@ -66,6 +67,9 @@ void meas_destroy(struct measurement *m)
 	pthread_barrier_destroy(&m->bar);
 	pthread_mutex_destroy(&m->lock);
 	bench_free(m->slots);
+	for (int i = 0; i < m->nobjs; i++)
+		free(m->objs[i].layout_text);
+	free(m->objs);
 }
 
 void meas_reset(struct measurement *m)
@@ -82,6 +86,9 @@ void meas_reset(struct measurement *m)
 	m->shared = NULL;
 	m->home_nodes = 0;
 	m->home_known = 0;
+	for (int i = 0; i < m->nobjs; i++)
+		free(m->objs[i].layout_text);
+	m->nobjs = 0;
 }
 
 static void fail(struct measurement *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -149,6 +156,32 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 	return ops;
 }
 
+/*
+ * objects_capture - the scenario's modelled objects, copied while the shared state lives
+ * (after setup, outside the window): where each one is and the layout it follows.
+ */
+static void objects_capture(struct measurement *m)
+{
+	struct bench_object o[MEAS_OBJECTS_MAX];
+	int n = m->sc->objects ? m->sc->objects(m->shared, o, MEAS_OBJECTS_MAX) : 0;
+
+	for (int i = 0; i < n; i++) {
+		struct meas_object *c = &m->objs[i];
+		const struct layout_struct *ls =
+		    o[i].layout ? layout_find_struct(o[i].layout, o[i].sname) : NULL;
+
+		snprintf(c->name, sizeof(c->name), "%s", o[i].name);
+		snprintf(c->sname, sizeof(c->sname), "%s", o[i].sname);
+		c->base = (uintptr_t)o[i].base;
+		c->size = ls ? ls->size : 0;
+		c->layout_fp = o[i].layout ? layout_fingerprint(o[i].layout) : 0;
+		snprintf(c->layout_name, sizeof(c->layout_name), "%s",
+			 o[i].layout ? o[i].layout->name : "");
+		c->layout_text = o[i].layout ? layout_to_text(o[i].layout) : NULL;
+	}
+	m->nobjs = n;
+}
+
 /* home_setup - thread 0 builds the shared state under the memory home, then checks it. */
 static void home_setup(struct measurement *m)
 {
@@ -162,6 +195,7 @@ static void home_setup(struct measurement *m)
 		fail(m, "setup: %s", err[0] ? err : "failed");
 		return;
 	}
+	objects_capture(m);
 	if (m->home_known && m->home_nodes && !m->home.interleave &&
 	    m->home_nodes != 1ULL << m->home.node) {
 		topo_home_name(&m->home, want, sizeof(want));
@@ -302,6 +336,8 @@ void meas_result(struct measurement *m, struct meas_result *r)
 		r->ops += s->ops;
 	}
 	r->duration_s = t1 - t0;
+	r->t0 = t0;
+	r->t1 = t1;
 	aggregate_counters(m, r);
 }
 

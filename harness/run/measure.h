@@ -41,6 +41,20 @@ struct thread_slot {
 	struct pmu_value *ev; /* this thread's counter readings, pmu_nevents of them */
 };
 
+/*
+ * A modelled object of the shared state as it was in one repetition (copied right after
+ * setup: scenarios may free names and computed layouts at teardown), for objects.json.
+ */
+#define MEAS_OBJECTS_MAX 64
+struct meas_object {
+	char name[64], sname[64];
+	uintptr_t base;
+	size_t size;	    /* of struct @sname in the layout, 0 when the layout lacks it */
+	uint64_t layout_fp; /* layout_fingerprint */
+	char layout_name[64];
+	char *layout_text; /* layout_to_text, freed by meas_reset */
+};
+
 /* One counter over all threads of a measurement. */
 struct meas_event {
 	int present; /* counted on every thread; else the cells stay empty */
@@ -72,11 +86,14 @@ struct measurement {
 	struct thread_slot *slots;
 	const struct pmu_set *pmu; /* counters to read, or NULL */
 	int nev;
-	struct meas_event *agg; /* nev aggregated counters, filled by meas_result */
+	struct meas_event *agg;	  /* nev aggregated counters, filled by meas_result */
+	struct meas_object *objs; /* the scenario's objects() after setup, nobjs of them */
+	int nobjs;
 };
 
 struct meas_result {
 	double duration_s;
+	double t0, t1; /* the window: first thread's start, last thread's end (CLOCK_MONOTONIC s) */
 	uint64_t ops, ops_min, ops_max;
 	int failed;
 	int aborted; /* meas_abort interrupted it: write no row */

@@ -47,12 +47,10 @@ static void make_default_dir(void)
 	}
 }
 
-
-void open_outputs(const struct options *o)
+void check_outputs(const struct options *o)
 {
 	struct stat st;
 	char path[PATH_MAX + 16], err[PATH_MAX + 128], stamp[32];
-	const char *base;
 
 	if (o->out) {
 		snprintf(run.run_dir, sizeof(run.run_dir), "%s", o->out);
@@ -63,9 +61,6 @@ void open_outputs(const struct options *o)
 		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp,
 			 run.ctx.label[0] ? run.ctx.label : run.ctx.host);
 	}
-
-	columns_build();
-	/* Check what exists before creating anything, so that a refusal leaves no trace. */
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
 	if (o->out && !o->force && !stat(path, &st) && st.st_size > 0)
 		usage_error("--out", run.run_dir,
@@ -75,8 +70,12 @@ void open_outputs(const struct options *o)
 			    "is this run's own results file: every row would be written twice");
 	if (o->csv && csv_check_new(o->csv, err, sizeof(err)))
 		usage_error("--csv", o->csv, "%s", err);
-	if (o->csv && !stat(o->csv, &st) && !(run.csv_extra = open_extra_csv(o->csv)))
-		usage_error("--csv", o->csv, "cannot append");
+}
+
+void make_run_dir(const struct options *o)
+{
+	const char *base;
+
 	if (o->out)
 		mkdir_p(run.run_dir, "--out");
 	else
@@ -84,6 +83,19 @@ void open_outputs(const struct options *o)
 	base = strrchr(run.run_dir, '/');
 	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
 		 base && base[1] ? base + 1 : run.run_dir);
+}
+
+void open_outputs(const struct options *o)
+{
+	struct stat st;
+	char path[PATH_MAX + 16], err[PATH_MAX + 128];
+
+	columns_build();
+	/* Check what exists before creating anything, so that a refusal leaves no trace. */
+	check_outputs(o);
+	if (o->csv && !stat(o->csv, &st) && !(run.csv_extra = open_extra_csv(o->csv)))
+		usage_error("--csv", o->csv, "cannot append");
+	make_run_dir(o);
 	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
@@ -192,6 +204,16 @@ void write_context(void)
 		return;
 	fprintf(stderr, "pcbench: %s\n", err);
 	run.write_failed = 1; /* the run's record is not on disk: exit 1 */
+}
+
+/* write_objects - objects.json (objects.h); a failed write fails the run. */
+void write_objects(void)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(path, sizeof(path), "%s/objects.json", run.run_dir);
+	if (run.objects && objects_log_write(run.objects, path))
+		run.write_failed = 1;
 }
 
 /*

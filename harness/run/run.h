@@ -14,6 +14,7 @@
 #include "gbshim.h"
 #include "measure.h"
 #include "model.h"
+#include "objects.h"
 #include "plan.h"
 #include "pmu.h"
 #include "results.h"
@@ -28,6 +29,7 @@ struct options {
 	double time_s;
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
 	int matrix;
+	int events_set; /* --events was given */
 };
 
 /* The state of a run, shared by the measurement callback. */
@@ -47,16 +49,25 @@ struct run {
 	int nev_cols;
 	char unmapped_note[512]; /* abstract events --events auto has no mapping for */
 	struct run_context ctx;
+	struct objects_log *objects; /* objects.json */
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed, stopped;
 	double t_first;
 	/* Long-lived allocations, kept reachable until exit. */
 	char **gb_argv, **orig_argv, **homes;
+	int orig_argc;
 	struct topo *topo;
 	struct gb_family *gbf;
 };
 extern struct run run;
+
+/*
+ * cmd.c: measure_check - for `pcbench hitm record`: parse and resolve a measurement's
+ * options as measure_main does, refusing those that measure nothing (--list, --dry-run,
+ * --list-events), and choose its run directory (check_outputs); exit 2 on any bad input.
+ */
+void measure_check(int argc, char **argv);
 
 /* families.c: build_families - every (scenario, preset, workload, threads, home) selected,
  * resolved and placed, into run.fams (with --matrix: every pair of PUs). */
@@ -67,11 +78,16 @@ void print_matrix(void);
 void print_plan(const struct options *o, const struct topo *topo);
 
 /* rows.c */
+/* check_outputs - choose run.run_dir; exit 2 if its results.csv exists (creates nothing). */
+void check_outputs(const struct options *o);
+/* make_run_dir - create run.run_dir (-o DIR, or a new results/<stamp>-<host>[-N]). */
+void make_run_dir(const struct options *o);
 void open_outputs(const struct options *o);
 char *options_json(const struct options *o);
 void write_context(void);
 /* close_outputs - close results.csv, results.jsonl and the --csv file; -1 if any failed. */
 int close_outputs(void);
+void write_objects(void);
 void event_columns(const struct options *o);
 void write_row(const struct family *f, int rep, enum status st, const char *reason,
 	       const struct meas_result *r, const char *home);

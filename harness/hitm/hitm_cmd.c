@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+/* hitm_cmd.c - `pcbench hitm record|report`: the subcommand and its help. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "hitm.h"
+#include "util.h"
+
+static const struct opt hitm_opts[] = {
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help hitm_help = {
+    .name = "hitm",
+    .synopsis = "usage: pcbench hitm record [run options]\n"
+		"       pcbench hitm report RUN [--script FILE] [--top N]\n",
+    .about = "Measured HITM per field, next to the model (docs/hitm.md). record runs a\n"
+	     "measurement under perf c2c record; report maps its sampled data addresses to\n"
+	     "object.field through the layouts in RUN/objects.json.\n",
+    .opts = hitm_opts,
+    .subs = (const struct cmd_help *const[]){&hitm_record_help, &hitm_report_help, NULL},
+};
+
+int hitm_main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		opt_usage(argc < 2 ? stderr : stdout, &hitm_help);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "record"))
+		return hitm_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return hitm_report(argc - 1, argv + 1);
+	usage_error("hitm", argv[1],
+		    "unknown subcommand (want record or report; see pcbench hitm "
+		    "--help)");
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hitm_record.c - `pcbench hitm record [run options]`: the measurement those options
+ * describe, run under `perf c2c record` with samples timed on CLOCK_MONOTONIC (the clock of
+ * objects.json's windows); perf.data goes into the run directory. Everything about the run
+ * is checked first (as pcbench measure checks it), then what sampling needs: the perf
+ * binary, a PMU that samples memory accesses, perf_event_paranoid.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hitm.h"
+#include "run.h"
+#include "util.h"
+
+static const struct opt record_opts[] = {
+    {"help", 'h', NULL, "this text; every other option is a measurement's (pcbench help measure)"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help hitm_record_help = {
+    .name = "hitm record",
+    .synopsis = "usage: pcbench hitm record [run options]\n",
+    .about = "Runs the measurement the run options describe (those of pcbench measure) under\n"
+	     "`perf c2c record --clockid monotonic` (Intel load-latency sampling, AMD IBS) and\n"
+	     "keeps perf.data in the run directory, next to results.csv and objects.json.\n"
+	     "Counters stay off (--events none) unless --events is given: the PMU is perf's.\n",
+    .opts = record_opts,
+    .after = "Exit status: that of the measurement; 2 for bad options, or when perf or a PMU\n"
+	     "is missing: no perf binary, no PMU that samples memory accesses, or\n"
+	     "perf_event_paranoid too high (perf c2c records physical addresses: it needs\n"
+	     "<= 1, or CAP_PERFMON).\n"
+	     "\n"
+	     "Example:\n"
+	     "  pcbench hitm record -s page_counter -p v6.0-rc1,+ABC -w stocked -t 8 -r 1 -o "
+	     "/tmp/h1\n"
+	     "  pcbench hitm report /tmp/h1\n",
+};
+
+/* in_path - the first executable @name in $PATH into @buf; -1 when there is none. */
+static int in_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	int found = -1;
+
+	if (!path || !*path)
+		return -1;
+	copy = xstrdup(path);
+	for (char *d = strtok_r(copy, ":", &save); d && found; d = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/%s", *d ? d : ".", name);
+		found = access(buf, X_OK);
+	}
+	free(copy);
+	return found;
+}
+
+/* mem_pmu - a PMU perf c2c samples memory accesses with, as perf itself looks for it. */
+static const char *mem_pmu(void)
+{
+	static const char *const paths[] = {
+	    "/sys/bus/event_source/devices/cpu/events/mem-loads",      /* Intel */
+	    "/sys/bus/event_source/devices/cpu_core/events/mem-loads", /* Intel hybrid */
+	    "/sys/bus/event_source/devices/ibs_op",		       /* AMD IBS */
+	    "/sys/bus/event_source/devices/arm_spe_0",		       /* Arm SPE */
+	};
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (!access(paths[i], F_OK))
+			return paths[i];
+	return NULL;
+}
+
+/* perfmon_capable - CAP_PERFMON or CAP_SYS_ADMIN in the effective set. */
+static int perfmon_capable(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned long long caps = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (caps >> 38 & 1) || (caps >> 21 & 1);
+}
+
+/* missing - what sampling memory accesses needs and this machine lacks, "; "-separated. */
+static int missing(char *buf, size_t len, char *perf, size_t plen)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	size_t used = 0;
+	int paranoid = 3;
+
+	buf[0] = '\0';
+	if (in_path("perf", perf, plen))
+		used += (size_t)snprintf(buf + used, len - used,
+					 "no perf binary: perf is not in PATH (Debian linux-perf, "
+					 "Fedora perf)");
+	if (!mem_pmu() && used < len)
+		used +=
+		    (size_t)snprintf(buf + used, len - used,
+				     "%sno PMU: /sys/bus/event_source/devices has no cpu PMU with "
+				     "mem-loads, no ibs_op and no arm_spe (a VM without a virtual "
+				     "PMU?)",
+				     used ? "; " : "");
+	if (!f || fscanf(f, "%d", &paranoid) != 1)
+		paranoid = 3;
+	if (f)
+		fclose(f);
+	if (paranoid > 1 && !perfmon_capable() && used < len)
+		used += (size_t)snprintf(buf + used, len - used,
+					 "%sperf_event_paranoid is %d: perf c2c record needs <= 1 "
+					 "(sysctl kernel.perf_event_paranoid=1) or CAP_PERFMON",
+					 used ? "; " : "", paranoid);
+	return used > 0;
+}
+
+int hitm_record(int argc, char **argv)
+{
+	char why[2048], perf[PATH_MAX], self[PATH_MAX], data[PATH_MAX + 16];
+	char **av, **args;
+	int n = 0, st;
+	ssize_t k;
+	pid_t pid;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			opt_usage(stdout, &hitm_record_help);
+			return 0;
+		}
+	/* the run first: bad options and an existing run directory are refused as by measure */
+	args = xcalloc((size_t)argc + 1, sizeof(char *));
+	memcpy(args, argv, (size_t)argc * sizeof(char *));
+	measure_check(argc, args); /* it reorders @args; the options point into the strings */
+	free(args);
+	if (missing(why, sizeof(why), perf, sizeof(perf))) {
+		fprintf(stderr, "pcbench: hitm record: cannot sample memory accesses here: %s\n",
+			why);
+		return 2;
+	}
+	k = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (k <= 0)
+		usage_error("hitm record", "/proc/self/exe", "%s", strerror(errno));
+	self[k] = '\0';
+	make_run_dir(&run.opt); /* for perf.data; the measurement then finds it empty */
+	snprintf(data, sizeof(data), "%s/perf.data", run.run_dir);
+
+	av = xcalloc((size_t)argc + 24, sizeof(char *));
+	av[n++] = perf;
+	av[n++] = "c2c";
+	av[n++] = "record";
+	av[n++] = "-u"; /* the modelled objects are user memory */
+	av[n++] = "--";
+	av[n++] = "--clockid";
+	av[n++] = "monotonic";
+	av[n++] = "-o";
+	av[n++] = data;
+	av[n++] = "--";
+	av[n++] = self;
+	av[n++] = "measure";
+	for (int i = 1; i < argc; i++)
+		av[n++] = argv[i];
+	if (!run.opt.out) { /* the directory made here */
+		av[n++] = "-o";
+		av[n++] = run.run_dir;
+	}
+	if (!run.opt.events_set) {
+		av[n++] = "--events";
+		av[n++] = "none";
+	}
+	fprintf(stderr, "pcbench: hitm record:");
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, " %s", av[i]);
+	fprintf(stderr, "\n");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		usage_error("hitm record", "fork", "%s", strerror(errno));
+	if (!pid) {
+		execv(perf, av);
+		fprintf(stderr, "pcbench: hitm record: %s: %s\n", perf, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		usage_error("hitm record", "waitpid", "%s", strerror(errno));
+	free(av);
+	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (!st)
+		printf("perf.data: %s\nnext: pcbench hitm report %s\n", data, run.run_dir);
+	else
+		fprintf(stderr, "pcbench: hitm record: perf c2c record exited with %d\n", st);
+	return st;
+}

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hitm_report.c - `pcbench hitm report RUN`: every sampled load and store whose data
+ * address falls inside a modelled object during a measured window, mapped to object.field
+ * through the layout (layout_leaf_at), counted by snoop result per field, per 64-byte line
+ * of the object and per absolute cache line; beside it the coherence model's prediction
+ * for the same family (model_run on the run's topology and PUs).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "hitm.h"
+#include "model.h"
+#include "num.h"
+#include "util.h"
+
+#define LINE 64
+
+enum { O_SCRIPT = OPT_LONG, O_TOP };
+
+static const struct opt report_opts[] = {
+    {"script", O_SCRIPT, "FILE",
+     "read `perf script` text from FILE (- for stdin) instead of\n"
+     "running perf script on RUN/perf.data"},
+    {"top", O_TOP, "N", "cache lines in the top-lines list (default 10)"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help hitm_report_help = {
+    .name = "hitm report",
+    .synopsis = "usage: pcbench hitm report RUN [--script FILE] [--top N]\n",
+    .about = "Maps every sampled load and store of RUN/perf.data (or --script FILE) whose data\n"
+	     "address falls inside a modelled object during a measured window (RUN/objects.json)\n"
+	     "to object.field through the layout, and prints per family: snoop results per field\n"
+	     "and per 64-byte line beside the model's prediction, and the top cache lines in\n"
+	     "perf c2c's terms (cache line address, offset, HITM).\n",
+    .opts = report_opts,
+};
+
+/* The counts of one field, line or offset. */
+struct counts {
+	long samples, loads, stores, src[HSRC_COUNT];
+};
+
+static void count(struct counts *c, const struct hitm_sample *s)
+{
+	c->samples++;
+	c->loads += s->op == HOP_LOAD;
+	c->stores += s->op == HOP_STORE;
+	c->src[s->src]++;
+}
+
+static long hitm_of(const struct counts *c)
+{
+	return c->src[HSRC_HITM_LOCAL] + c->src[HSRC_HITM_REMOTE];
+}
+
+/* A row of a table: a field ("L1.memory.usage"), a line ("L1 line 3") or an offset. */
+struct row {
+	char name[192];
+	int obj;       /* index of the object in its window (the order objects() gives) */
+	uint64_t off;  /* from the object's base; for absolute lines, the address */
+	char line[96]; /* absolute lines: the object line; offsets: the field */
+	struct counts c;
+	double model_hitm, model_xfer; /* per op, from the model; -1 when it has none */
+};
+
+struct table {
+	struct row *r;
+	int n, cap;
+};
+
+static struct row *row_get(struct table *t, const char *name, int obj, uint64_t off)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->r[i].name, name))
+			return &t->r[i];
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->r = xrealloc(t->r, (size_t)t->cap * sizeof(*t->r));
+	}
+	memset(&t->r[t->n], 0, sizeof(t->r[t->n]));
+	snprintf(t->r[t->n].name, sizeof(t->r[t->n].name), "%s", name);
+	t->r[t->n].obj = obj;
+	t->r[t->n].off = off;
+	t->r[t->n].model_hitm = t->r[t->n].model_xfer = -1;
+	return &t->r[t->n++];
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int by_hitm(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	long hx = hitm_of(&x->c), hy = hitm_of(&y->c);
+
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static void sort_rows(struct table *t, int (*cmp)(const void *, const void *))
+{
+	if (t->n)
+		qsort(t->r, (size_t)t->n, sizeof(*t->r), cmp);
+}
+
+/* One family: its windows' samples by field, object line, cache line and offset. */
+struct fam {
+	const struct hitm_window *w; /* the first window of the family */
+	int nwindows;
+	long in_window, outside_objects;
+	struct table fields, lines, cls, offs;
+};
+
+struct report {
+	struct hitm_run run;
+	struct fam *f;
+	int nf;
+	long lines, samples, unreadable, outside_windows;
+};
+
+static struct fam *fam_of(struct report *rp, const struct hitm_window *w)
+{
+	for (int i = 0; i < rp->nf; i++)
+		if (!strcmp(rp->f[i].w->family, w->family))
+			return &rp->f[i];
+	return NULL;
+}
+
+/* field_name - object.path of the leaf at @off, or object+0xOFF for a hole. */
+static void field_name(const struct hitm_object *o, uint64_t off, char *buf, size_t len)
+{
+	const struct layout_leaf *lf = layout_leaf_at(o->leaves, o->nleaves, (size_t)off);
+
+	if (lf)
+		snprintf(buf, len, "%.60s.%.120s", o->name, lf->path);
+	else
+		snprintf(buf, len, "%.60s+0x%llx", o->name, (unsigned long long)off);
+}
+
+static void add_sample(struct report *rp, const struct hitm_sample *s)
+{
+	const struct hitm_window *w = NULL;
+	struct fam *f;
+	char name[192], line[96];
+
+	rp->samples++;
+	for (int i = 0; i < rp->run.nw && !w; i++)
+		if (rp->run.w[i].ok && s->time_ns >= rp->run.w[i].start_ns &&
+		    s->time_ns <= rp->run.w[i].end_ns)
+			w = &rp->run.w[i];
+	if (!w) {
+		rp->outside_windows++;
+		return;
+	}
+	f = fam_of(rp, w);
+	f->in_window++;
+	for (int i = 0; i < w->nobjs; i++) {
+		const struct hitm_object *o = &w->objs[i];
+		uint64_t off = s->addr - o->base, cl = s->addr & ~(uint64_t)(LINE - 1);
+		struct row *r;
+
+		if (s->addr < o->base || off >= o->size)
+			continue;
+		field_name(o, off, name, sizeof(name));
+		count(&row_get(&f->fields, name, i, off)->c, s);
+		snprintf(line, sizeof(line), "%.60s line %llu", o->name,
+			 (unsigned long long)(off / LINE));
+		count(&row_get(&f->lines, line, i, off / LINE * LINE)->c, s);
+		/* perf c2c's terms: the absolute cache line, the offset inside it */
+		snprintf(name, sizeof(name), "0x%llx", (unsigned long long)cl);
+		r = row_get(&f->cls, name, 0, cl);
+		snprintf(r->line, sizeof(r->line), "%s", line);
+		count(&r->c, s);
+		snprintf(line, sizeof(line), "0x%llx+0x%02llx", (unsigned long long)cl,
+			 (unsigned long long)(s->addr - cl));
+		field_name(o, off, name, sizeof(name));
+		r = row_get(&f->offs, line, 0, s->addr);
+		snprintf(r->line, sizeof(r->line), "%.95s", name);
+		count(&r->c, s);
+		return;
+	}
+	f->outside_objects++;
+}
+
+/* read_samples - every line of @in; -1 after a message when a data_src line is unreadable. */
+static void read_samples(struct report *rp, FILE *in)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	struct hitm_sample s;
+
+	while (getline(&line, &cap, in) > 0) {
+		int k = hitm_parse_line(line, &s);
+
+		rp->lines++;
+		if (k < 0)
+			rp->unreadable++;
+		else if (k > 0)
+			add_sample(rp, &s);
+	}
+	free(line);
+}
+
+/* perf_script - run perf script on @data and read its output; exit status of perf. */
+static int perf_script(struct report *rp, const char *data)
+{
+	int fd[2], st;
+	pid_t pid;
+	FILE *in;
+
+	if (access(data, R_OK))
+		usage_error("hitm report", data,
+			    "%s (record with pcbench hitm record, or give --script FILE)",
+			    strerror(errno));
+	if (pipe(fd))
+		usage_error("hitm report", "pipe", "%s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		usage_error("hitm report", "fork", "%s", strerror(errno));
+	if (!pid) {
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execlp("perf", "perf", "script", "-i", data, "--ns", "-F",
+		       "tid,time,event,addr,data_src", (char *)NULL);
+		fprintf(stderr,
+			"pcbench: hitm report: no perf binary: perf: %s (Debian "
+			"linux-perf, Fedora perf)\n",
+			strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	in = fdopen(fd[0], "r");
+	if (!in)
+		usage_error("hitm report", "pipe", "%s", strerror(errno));
+	read_samples(rp, in);
+	fclose(in);
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* ---- the model beside it ---- */
+
+/*
+ * model_fill - the model's HITM and transfers per op for every field and object line of
+ * @f (rows added for those without samples). Returns 0, or -1 with the reason in @why.
+ */
+static int model_fill(struct report *rp, struct fam *f, const char *dir, char *why, size_t len)
+{
+	const struct hitm_window *w = f->w;
+	const struct scenario *sc = scenario_find(w->scenario);
+	const struct scenario *traced = scenario_find_traced(w->scenario);
+	char err[1024], spec[8192];
+	struct bench_cfg *cfg;
+	struct model_opts mo;
+	struct model_result mr;
+	struct topo *topo;
+	int ok;
+
+	if (!sc || !traced || !preset_find(sc, w->preset) || !workload_find(sc, w->workload)) {
+		snprintf(why, len, "no scenario %s with preset %s and workload %s here",
+			 w->scenario, w->preset, w->workload);
+		return -1;
+	}
+	cfg = cfg_new(sc, preset_find(sc, w->preset), workload_find(sc, w->workload), w->threads,
+		      rp->run.params, rp->run.nparams, err, sizeof(err));
+	if (!cfg) {
+		snprintf(why, len, "%s", err);
+		return -1;
+	}
+	if (!strncmp(rp->run.topology, "synthetic:", 10) || rp->run.topology[0] == '/')
+		snprintf(spec, sizeof(spec), "%s", rp->run.topology);
+	else
+		snprintf(spec, sizeof(spec), "%s/%s", dir, rp->run.topology);
+	topo = topo_load(spec, err, sizeof(err));
+	if (!topo) {
+		snprintf(why, len, "topology %.500s: %.500s", spec, err);
+		cfg_free(cfg);
+		return -1;
+	}
+	model_opts_default(&mo);
+	model_run(traced, cfg, topo, w->pus, w->threads, &mo, &mr);
+	if (!mr.ok) {
+		snprintf(why, len, "%s", mr.reason);
+	} else {
+		double *fh = xcalloc((size_t)mr.nfields + 1, sizeof(double));
+		double *fx = xcalloc((size_t)mr.nfields + 1, sizeof(double));
+
+		for (int i = 0; i < mr.nattrs; i++) {
+			const struct model_attr *a = &mr.attrs[i];
+			double h = (double)(a->ev[MEV_HITM_LOCAL] + a->ev[MEV_HITM_REMOTE]);
+
+			fh[a->field] += h;
+			fx[a->field] += h + (double)a->ev[MEV_CLEAN_C2C];
+		}
+		for (int i = 0; i < f->fields.n; i++) /* the model knows every field: 0 */
+			f->fields.r[i].model_hitm = f->fields.r[i].model_xfer = 0;
+		for (int i = 0; i < f->lines.n; i++)
+			f->lines.r[i].model_hitm = f->lines.r[i].model_xfer = 0;
+		for (int i = 0; i < mr.nfields; i++) {
+			const struct model_field *mf = &mr.fields[i];
+			struct row *r;
+
+			if (mf->object < 0 || !fx[i])
+				continue;
+			r = row_get(&f->fields, mf->name, mf->object, (uint64_t)mf->offset);
+			r->model_hitm = fh[i] / (double)mr.ops;
+			r->model_xfer = fx[i] / (double)mr.ops;
+		}
+		for (int i = 0; i < mr.nlines; i++) {
+			const struct model_line *ml = &mr.lines[i];
+			double h = (double)(ml->ev[MEV_HITM_LOCAL] + ml->ev[MEV_HITM_REMOTE]);
+			struct row *r;
+
+			if (ml->object < 0 || h + (double)ml->ev[MEV_CLEAN_C2C] == 0)
+				continue;
+			r = row_get(&f->lines, ml->name, ml->object, (uint64_t)ml->offset);
+			r->model_hitm = h / (double)mr.ops;
+			r->model_xfer = (h + (double)ml->ev[MEV_CLEAN_C2C]) / (double)mr.ops;
+		}
+		free(fh);
+		free(fx);
+	}
+	ok = mr.ok;
+	model_result_free(&mr);
+	topo_free(topo);
+	cfg_free(cfg);
+	return ok ? 0 : -1;
+}
+
+/* ---- printing ---- */
+
+static void pct(char *buf, size_t len, double part, double whole)
+{
+	if (whole > 0 && part >= 0)
+		snprintf(buf, len, "%.1f%%", 100 * part / whole);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void num6(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4f", v);
+}
+
+/* print_table - fields or object lines, measured beside the model, in object order. */
+static void print_table(const char *title, struct table *t, int model)
+{
+	long tot = 0;
+	double mtot = 0;
+	int w = (int)strlen(title);
+
+	sort_rows(t, by_place);
+	for (int i = 0; i < t->n; i++) {
+		int l = (int)strlen(t->r[i].name);
+
+		tot += hitm_of(&t->r[i].c);
+		mtot += t->r[i].model_hitm > 0 ? t->r[i].model_hitm : 0;
+		w = l > w ? l : w;
+	}
+	printf("%-*s %7s %7s %7s %8s %8s %7s %7s %6s", w, title, "samples", "loads", "stores",
+	       "lcl_hitm", "rmt_hitm", "snp_hit", "memory", "hitm%");
+	if (model)
+		printf("  | %13s %12s %6s", "model hitm/op", "xfer/op", "hitm%");
+	printf("\n");
+	for (int i = 0; i < t->n; i++) {
+		const struct row *r = &t->r[i];
+		char p[16], mp[16], mh[24], mx[24];
+
+		pct(p, sizeof(p), (double)hitm_of(&r->c), (double)tot);
+		printf("%-*s %7ld %7ld %7ld %8ld %8ld %7ld %7ld %6s", w, r->name, r->c.samples,
+		       r->c.loads, r->c.stores, r->c.src[HSRC_HITM_LOCAL],
+		       r->c.src[HSRC_HITM_REMOTE], r->c.src[HSRC_SNOOP_HIT], r->c.src[HSRC_MEMORY],
+		       p);
+		if (model) {
+			pct(mp, sizeof(mp), r->model_hitm, mtot);
+			num6(mh, sizeof(mh), r->model_hitm);
+			num6(mx, sizeof(mx), r->model_xfer);
+			printf("  | %13s %12s %6s", mh, mx, mp);
+		}
+		printf("\n");
+	}
+}
+
+/* print_top - the cache lines with the most HITM, each with its offsets (perf c2c terms). */
+static void print_top(struct fam *f, int top)
+{
+	sort_rows(&f->cls, by_hitm);
+	sort_rows(&f->offs, by_place);
+	printf("top cache lines by HITM (perf c2c report: Cacheline, then Offset)\n");
+	printf("%-20s %8s %8s %8s  %s\n", "cacheline", "tot_hitm", "lcl_hitm", "rmt_hitm",
+	       "object line / field");
+	for (int i = 0; i < f->cls.n && i < top && hitm_of(&f->cls.r[i].c); i++) {
+		const struct row *c = &f->cls.r[i];
+
+		printf("%-20s %8ld %8ld %8ld  %s\n", c->name, hitm_of(&c->c),
+		       c->c.src[HSRC_HITM_LOCAL], c->c.src[HSRC_HITM_REMOTE], c->line);
+		for (int j = 0; j < f->offs.n; j++) {
+			const struct row *o = &f->offs.r[j];
+			char off[24];
+
+			if ((o->off & ~(uint64_t)(LINE - 1)) != c->off)
+				continue;
+			snprintf(off, sizeof(off), "  offset 0x%02llx",
+				 (unsigned long long)(o->off - c->off));
+			printf("%-20s %8ld %8ld %8ld  %s\n", off, hitm_of(&o->c),
+			       o->c.src[HSRC_HITM_LOCAL], o->c.src[HSRC_HITM_REMOTE], o->line);
+		}
+	}
+}
+
+int hitm_report(int argc, char **argv)
+{
+	struct opt_parser op;
+	struct report rp;
+	const char *script = NULL, *dir;
+	char path[8192], err[8192];
+	int c, top = 10, st = 0;
+
+	memset(&rp, 0, sizeof(rp));
+	opt_init(&op, &hitm_report_help);
+	while ((c = opt_next(&op, argc, argv)) != -1) {
+		if (c == O_SCRIPT)
+			script = optarg;
+		else if (c == O_TOP && num_int(optarg, 10, 0, 100000, &top))
+			usage_error("--top", optarg, "expected an integer in [0, 100000]");
+	}
+	if (optind != argc - 1)
+		usage_error("hitm report", optind < argc ? argv[optind + 1] : "",
+			    "expected one run directory (see pcbench hitm report --help)");
+	dir = argv[optind];
+	snprintf(path, sizeof(path), "%s/objects.json", dir);
+	if (hitm_run_load(path, &rp.run, err, sizeof(err)))
+		usage_error("hitm report", dir, "%s", err);
+	rp.f = xcalloc((size_t)rp.run.nw + 1, sizeof(*rp.f));
+	for (int i = 0; i < rp.run.nw; i++) {
+		struct fam *f = fam_of(&rp, &rp.run.w[i]);
+
+		if (!f) {
+			f = &rp.f[rp.nf++];
+			f->w = &rp.run.w[i];
+		}
+		f->nwindows += rp.run.w[i].ok;
+	}
+	if (script) {
+		FILE *in = strcmp(script, "-") ? fopen(script, "r") : stdin;
+
+		if (!in)
+			usage_error("--script", script, "%s", strerror(errno));
+		read_samples(&rp, in);
+		if (in != stdin)
+			fclose(in);
+	} else {
+		snprintf(path, sizeof(path), "%s/perf.data", dir);
+		st = perf_script(&rp, path);
+		if (st == 127)
+			return 2;
+		if (st)
+			fprintf(stderr, "pcbench: hitm report: perf script exited with %d\n", st);
+	}
+
+	printf("run %s: %ld lines, %ld samples: %ld outside every measured window, %ld unreadable "
+	       "lines\n",
+	       dir, rp.lines, rp.samples, rp.outside_windows, rp.unreadable);
+	for (int i = 0; i < rp.nf; i++) {
+		struct fam *f = &rp.f[i];
+		char why[1024] = "";
+		int model = !model_fill(&rp, f, dir, why, sizeof(why));
+
+		printf("\n%s  (%d windows; %ld samples in them, %ld outside every object)\n",
+		       f->w->family, f->nwindows, f->in_window, f->outside_objects);
+		if (!model)
+			printf("model: not available: %s\n", why);
+		print_table("field", &f->fields, model);
+		printf("\n");
+		print_table("object line", &f->lines, model);
+		printf("\n");
+		print_top(f, top);
+		free(f->fields.r);
+		free(f->lines.r);
+		free(f->cls.r);
+		free(f->offs.r);
+	}
+	free(rp.f);
+	hitm_run_free(&rp.run);
+	return st ? 1 : 0;
+}

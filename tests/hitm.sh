@@ -1,0 +1,92 @@
+#!/bin/sh
+# hitm.sh PCBENCH SRCDIR - `pcbench hitm` and objects.json through the binary.
+#  - hitm report on the hand-written fixture run (tests/fixtures/hitm/run/objects.json) with
+#    perf script text in perf's own format, Intel-style (intel.script) and AMD IBS-style
+#    (amd.script) data_src: samples outside every window, outside every object, in a hole,
+#    on a field boundary (offsets 255 and 256 of L1) and stores; the measured tables must
+#    equal tests/fixtures/hitm/*.golden exactly (the model's columns, which follow " |",
+#    are checked for presence only: test_model pins the model's numbers);
+#  - objects.json of a short real run (--time 0.02): parsed back by hitm report, one
+#    window per repetition, CLOCK_MONOTONIC, every object with a base and a layout;
+#  - hitm record: bad run options exit 2 naming them before anything about perf; without
+#    perf in PATH it exits 2 with "no perf binary"; as it is on this machine it either
+#    exits 2 naming what is missing (no perf binary, no PMU, perf_event_paranoid) and
+#    leaves no run directory, or (a lab machine) records perf.data;
+#  - usage errors of hitm report exit 2.
+set -u
+pcbench=$1
+src=$2
+case $pcbench in /*) ;; *) pcbench=$(pwd)/$pcbench ;; esac
+case $src in /*) ;; *) src=$(pwd)/$src ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+fx=$src/tests/fixtures/hitm
+
+no() {
+	echo "FAIL: $*"
+	fail=1
+}
+
+for arch in intel amd; do
+	if ! (cd "$fx" && "$pcbench" hitm report run --script "$arch.script") >"$tmp/$arch.out" 2>"$tmp/err"; then
+		no "hitm report $arch: exit $? ($(cat "$tmp/err"))"
+		continue
+	fi
+	sed 's/  |.*//' "$tmp/$arch.out" >"$tmp/$arch.measured"
+	diff -u "$fx/$arch.golden" "$tmp/$arch.measured" || no "hitm report $arch: differs from $arch.golden"
+	grep -q '^L1.memory.usage .* | *[0-9][0-9.]* ' "$tmp/$arch.out" ||
+		no "hitm report $arch: no model column for L1.memory.usage"
+done
+# The same samples from stdin.
+(cd "$fx" && "$pcbench" hitm report run --script -) <"$fx/intel.script" | sed 's/  |.*//' >"$tmp/stdin.out"
+diff -q "$fx/intel.golden" "$tmp/stdin.out" >/dev/null || no "hitm report --script -: differs"
+
+# objects.json of a real run, parsed back.
+run=$tmp/run
+if "$pcbench" -s page_counter -p v6.0-rc1 -w direct -t 1,2 -r 2 --time 0.02 -o "$run" \
+	>/dev/null 2>"$tmp/err"; then
+	grep -q '"clock": "CLOCK_MONOTONIC"' "$run/objects.json" || no "objects.json: no clock"
+	grep -q '"base": "0x[0-9a-f]*"' "$run/objects.json" || no "objects.json: no base address"
+	"$pcbench" hitm report "$run" --script /dev/null >"$tmp/real.out" 2>"$tmp/err" ||
+		no "hitm report of a real run: $(cat "$tmp/err")"
+	n=$(grep -c '(2 windows; 0 samples in them' "$tmp/real.out")
+	[ "$n" = 2 ] || no "hitm report of a real run: expected 2 families of 2 windows, got $n"
+	grep -q '^L1.memory.usage ' "$tmp/real.out" || no "hitm report of a real run: no L1.memory.usage row"
+else
+	no "short run failed: $(cat "$tmp/err")"
+fi
+
+# hitm record: the run's options first, then what sampling needs.
+"$pcbench" hitm record -s nosuch -o "$tmp/rec0" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q 'nosuch' "$tmp/err" && ! grep -q 'perf' "$tmp/err" ||
+	no "hitm record -s nosuch: exit $st: $(cat "$tmp/err")"
+PATH=/nonexistent "$pcbench" hitm record -s page_counter -t 1 -r 1 --time 0.02 -o "$tmp/rec1" \
+	>/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q 'no perf binary' "$tmp/err" && [ ! -e "$tmp/rec1" ] ||
+	no "hitm record without perf: exit $st: $(cat "$tmp/err")"
+"$pcbench" hitm record -s page_counter -p v6.0-rc1 -w direct -t 1 -r 1 --time 0.02 \
+	-o "$tmp/rec2" >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ $st = 2 ]; then
+	grep -E -q 'no perf binary|no PMU|perf_event_paranoid' "$tmp/err" ||
+		no "hitm record: exit 2 without naming what is missing: $(cat "$tmp/err")"
+	[ ! -e "$tmp/rec2" ] || no "hitm record: a refused run left $tmp/rec2"
+	echo "hitm record here: $(cat "$tmp/err")"
+elif [ $st = 0 ]; then
+	[ -s "$tmp/rec2/perf.data" ] && [ -s "$tmp/rec2/objects.json" ] ||
+		no "hitm record: exit 0 without perf.data and objects.json"
+else
+	no "hitm record: exit $st: $(cat "$tmp/err")"
+fi
+
+# hitm report: usage errors.
+for args in "" "$tmp/nothing" "$fx/run --top x" "$fx/run --script $tmp/nothing" "$fx/run extra"; do
+	# shellcheck disable=SC2086
+	"$pcbench" hitm report $args >/dev/null 2>"$tmp/err"
+	st=$?
+	[ $st = 2 ] && grep -q '^pcbench: ' "$tmp/err" || no "hitm report $args: exit $st"
+done
+exit $fail
