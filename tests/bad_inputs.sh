@@ -1,6 +1,9 @@
 #!/bin/sh
 # bad_inputs.sh PCBENCH SRCDIR - run every case of bad_inputs.tbl: exit code, message, and
-# no file created or changed that the case should not touch.
+# no file created or changed that the case should not touch. pcbench runs in a scratch
+# directory ($TMP/cwd: a run would make results/ and results/latest there), and the state
+# compared before and after every exit-2 case is every file's checksum, every directory
+# and every symlink with its target, under $TMP.
 set -u
 pcbench=$1 SRC=$2
 TMP=$(mktemp -d)
@@ -10,9 +13,13 @@ fail=0 n=0
 "$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 1 --time 0.001 -o "$TMP/exists" \
 	>/dev/null 2>&1 || { echo "FAIL: could not prepare $TMP/exists"; exit 1; }
 printf 'a,b\n1,2\n' >"$TMP/other.csv"
+# A --csv file whose last row is malformed (2 cells).
+{ cat "$TMP/exists/results.csv"; echo 'x,y'; } >"$TMP/torn.csv"
+# A layout path with a space in it.
+cp "$SRC/benches/layouts/page_counter-v6.0.layout" "$TMP/my layout.layout"
+mkdir "$TMP/cwd"
 
-state() { (cd "$TMP" && find . -type f -newer "$TMP/.stamp" -o -type f -print | sort | xargs md5sum 2>/dev/null; find . | sort); }
-touch "$TMP/.stamp"
+state() { (cd "$TMP" && find . -type f -exec md5sum {} + | sort; find . -printf '%y %p -> %l\n' | sort); }
 
 while IFS= read -r line; do
 	case "$line" in '#'* | '') continue ;; esac
@@ -23,7 +30,7 @@ while IFS= read -r line; do
 	frag=$(eval "printf '%s' \"$frag\"")
 	before=$(state)
 	eval "set -- $args"
-	"$pcbench" "$@" >"$TMP/.out" 2>"$TMP/.err"
+	(cd "$TMP/cwd" && exec "$pcbench" "$@") >"$TMP/.out" 2>"$TMP/.err"
 	rc=$?
 	rm -f "$TMP/.out"
 	n=$((n + 1))

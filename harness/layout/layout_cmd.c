@@ -83,7 +83,7 @@ static const struct opt show_opts[] = {
     {"threads", 't', "N", "virtual threads (default 2)"},
     {"ops", O_OPS, "N", "measured operations per virtual thread (default 4096)"},
     {"warmup", O_WARMUP, "N", "operations per virtual thread before those (default 256)"},
-    {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
+    {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
     {"all", O_ALL, NULL, "also list untouched lines"},
     {"help", 'h', NULL, "this text"},
     {NULL, 0, NULL, NULL},
@@ -880,8 +880,15 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 			    sc->name);
 
 	/* The user's -D values, then the layout shown (it wins, like --layout). */
-	for (int i = 0; i < so->nparams; i++)
+	for (int i = 0; i < so->nparams; i++) {
+		if (!strchr(so->params[i], '=') || so->params[i][0] == '=')
+			return err2("show: -D: %s: expected NAME=VALUE", so->params[i]);
+		if (!param_arg_known(sc, so->params[i]))
+			return err2("show: -D: %s: scenario %s has no parameter %.*s",
+				    so->params[i], sc->name, (int)strcspn(so->params[i], "="),
+				    so->params[i]);
 		user[i] = so->params[i];
+	}
 	snprintf(lparam, sizeof(lparam), "layout=%s", so->layout);
 	user[so->nparams] = lparam;
 	cfg = cfg_new(sc, preset, wl, (int)so->threads, user, so->nparams + 1, err, sizeof(err));

@@ -1193,7 +1193,7 @@ static const struct opt model_opts[] = {
     {"threads", 't', "LIST", "virtual CPUs, e.g. 2 | 2,8 | 1-4 | max (default: 2,8)"},
     {"placement", 'P', "NAME", "a policy or an hwloc location (default: scatter):"},
     {"topology", O_TOPO, "SPEC", "host (default) | FILE.xml | synthetic:STRING"},
-    {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
+    {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
     {"seed", O_SEED, "N", "seed of the random interleaving (default 1)"},
     {"interleave", O_INTERLEAVE, "MODE",
      "random (default: a seeded random virtual CPU executes\n"

@@ -78,7 +78,7 @@ static const struct opt measure_opts[] = {
     {"repetitions", 'r', "N",
      "(default 5: the fewest that can reach p < 0.05 after the\n"
      "correction, see pcbench compare), in [1, 1000]"},
-    {"param", 'D', "NAME=VALUE", "override a scenario parameter (repeatable)"},
+    {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
     {"layout", O_LAYOUT, "NAME|FILE",
      "run every selected scenario whose structs the layout\n"
      "describes with it (the presets keep their algorithm\n"
@@ -126,16 +126,17 @@ static const struct opt measure_opts[] = {
 
 const struct cmd_help measure_help = {
     .name = "",
-    .synopsis = "usage: pcbench [measure] [options] [--benchmark_*=...]\n",
+    .synopsis = "usage: pcbench [measure] [options] [--benchmark_filter=REGEX]\n",
     .about = "Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
 	     "one equal-time window per repetition, and writes one CSV row per measurement.\n",
     .opts = measure_opts,
     .opt_more = selection_more,
     .after =
-	"  --benchmark_*            passed to Google Benchmark (--benchmark_filter=REGEX\n"
-	"                           selects families by name, e.g.\n"
+	"  --benchmark_filter=REGEX selects families by name, e.g.\n"
 	"                           page_counter/preset:v6.0-rc1/workload:direct/"
-	"placement:scatter/threads:2)\n"
+	"placement:scatter/threads:2\n"
+	"  --benchmark_enable_random_interleaving=false  runs repetitions in order\n"
+	"                           (other --benchmark_* flags are refused)\n"
 	"\n"
 	"Exit status: 0 all measured ok, 1 some measurement failed (rows say why) or a\n"
 	"result could not be written, 2 bad usage or environment (nothing measured),\n"
@@ -222,9 +223,19 @@ static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 	for (int i = 1; i < *argc; i++) {
 		if (!strncmp(argv[i], "--benchmark_filter=", 19)) {
 			o->filter = argv[i] + 19;
-		} else if (!strncmp(argv[i], "--benchmark_", 12)) {
-			user_interleave |= !strncmp(argv[i], interleave, 38);
+		} else if (!strncmp(argv[i], "--benchmark_enable_random_interleaving", 38)) {
+			user_interleave = 1;
 			gb[n++] = argv[i];
+		} else if (!strncmp(argv[i], "--benchmark_", 12)) {
+			/*
+			 * The others would change what is run or reported behind pcbench's back
+			 * (list_tests ran nothing and left an empty run directory, exit 4).
+			 */
+			usage_error("option", argv[i],
+				    "not supported: pcbench's own options do that (--dry-run lists "
+				    "the families, -r repeats, --time sets the window; "
+				    "--benchmark_filter and "
+				    "--benchmark_enable_random_interleaving are passed on)");
 		} else {
 			argv[k++] = argv[i];
 		}

@@ -23,14 +23,17 @@ const struct bench_workload *workload_find(const struct scenario *sc, const char
 
 /*
  * cfg_new - resolve every parameter of @sc for one (preset, workload, threads):
- * defaults < workload set < preset set < @user ("name=value" strings; names the scenario
- * does not declare are ignored). Validates every value, loads layouts and runs the
+ * defaults < workload set < preset set < @user (one "name=value" each, the value all after
+ * the first '=', spaces included; names the scenario does not declare are skipped: check
+ * them first with param_arg_known). Validates every value, loads layouts and runs the
  * scenario's check(). Returns NULL with "what: value: why" in @err.
  */
 struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *preset,
 			  const struct bench_workload *wl, int threads, char *const *user,
 			  int nuser, char *err, size_t errlen);
 void cfg_free(struct bench_cfg *cfg);
+/* param_arg_known - @sc has the parameter named by "NAME=VALUE" @arg (or a bare NAME). */
+int param_arg_known(const struct scenario *sc, const char *arg);
 const struct scenario *cfg_scenario(const struct bench_cfg *cfg);
 const struct bench_preset *cfg_preset(const struct bench_cfg *cfg);
 /*

@@ -66,9 +66,30 @@ static int param_index(const struct scenario *sc, const char *name, size_t len)
 	return -1;
 }
 
-/* apply - apply "k=v k=v" to @values; unknown keys are errors unless @ignore_unknown. */
+int param_arg_known(const struct scenario *sc, const char *arg)
+{
+	return param_index(sc, arg, strcspn(arg, "=")) >= 0;
+}
+
+/*
+ * apply_user - one -D NAME=VALUE: the value is everything after the first '=', spaces
+ * included (a layout path with a space); a name @sc does not have is skipped (another
+ * selected scenario has it: selection_check made sure).
+ */
+static void apply_user(const struct scenario *sc, char **values, const char *arg)
+{
+	size_t len = strcspn(arg, "=");
+	int i = param_index(sc, arg, len);
+
+	if (i >= 0 && arg[len] == '=') {
+		free(values[i]);
+		values[i] = xstrdup(arg + len + 1);
+	}
+}
+
+/* apply - apply a scenario's own "k=v k=v" set to @values; unknown keys are errors. */
 static int apply(const struct scenario *sc, char **values, const char *set, const char *from,
-		 int ignore_unknown, char *err, size_t errlen)
+		 char *err, size_t errlen)
 {
 	const char *p = set;
 
@@ -90,7 +111,7 @@ static int apply(const struct scenario *sc, char **values, const char *set, cons
 			return -1;
 		}
 		i = param_index(sc, p, (size_t)(eq - p));
-		if (i < 0 && !ignore_unknown) {
+		if (i < 0) {
 			bench_error(err, errlen, "%s: %.*s: scenario %s has no such parameter",
 				    from, (int)(eq - p), p, sc->name);
 			return -1;
@@ -149,14 +170,13 @@ struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *
 		cfg->values[i] = xstrdup(scenario_param(sc, i)->def);
 
 	snprintf(from, sizeof(from), "%s workload %s", sc->name, wl->name);
-	if (apply(sc, cfg->values, wl->set, from, 0, err, errlen))
+	if (apply(sc, cfg->values, wl->set, from, err, errlen))
 		goto fail;
 	snprintf(from, sizeof(from), "%s preset %s", sc->name, preset->name);
-	if (apply(sc, cfg->values, preset->set, from, 0, err, errlen))
+	if (apply(sc, cfg->values, preset->set, from, err, errlen))
 		goto fail;
 	for (int i = 0; i < nuser; i++)
-		if (apply(sc, cfg->values, user[i], "--param", 1, err, errlen))
-			goto fail;
+		apply_user(sc, cfg->values, user[i]);
 	for (int i = 0; i < cfg->nparams; i++)
 		if (validate(scenario_param(sc, i), cfg->values[i], err, errlen))
 			goto fail;

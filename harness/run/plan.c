@@ -157,6 +157,18 @@ const char *selection_more(const char *name)
 void selection_check(const struct scenario *const *table, const struct selection *s, char **scn,
 		     char **pre, char **wls)
 {
+	/* A name listed twice would measure its families twice: duplicate rows, false n. */
+	for (int k = 0; k < 3; k++) {
+		char **list = k == 0 ? scn : k == 1 ? pre : wls;
+
+		for (int i = 0; list && list[i]; i++)
+			for (int j = 0; j < i; j++)
+				if (!strcmp(list[i], list[j]))
+					usage_error(k == 0   ? "--scenario"
+						    : k == 1 ? "--preset"
+							     : "--workload",
+						    list[i], "listed twice");
+	}
 	for (int i = 0; scn && scn[i]; i++) {
 		int found = 0;
 
@@ -185,11 +197,8 @@ void selection_check(const struct scenario *const *table, const struct selection
 		int found = 0;
 
 		for (int t = 0; table[t]; t++)
-			for (int j = 0; in_list(scn, table[t]->name) && scenario_param(table[t], j);
-			     j++)
-				found |=
-				    strlen(scenario_param(table[t], j)->name) == len &&
-				    !strncmp(scenario_param(table[t], j)->name, s->params[i], len);
+			found |=
+			    in_list(scn, table[t]->name) && param_arg_known(table[t], s->params[i]);
 		if (!found)
 			usage_error("--param", s->params[i],
 				    "no selected scenario has parameter %.*s", (int)len,
