@@ -354,9 +354,19 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_LABEL:
 			o->label = optarg;
 			break;
-		case O_RUN_DIR_FILE:
+		case O_RUN_DIR_FILE: {
+			/* checked now, written at the end: its directory must take a new file */
+			char *dir = xstrdup(optarg), *slash = strrchr(dir, '/');
+
+			if (slash)
+				*slash = '\0';
+			if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK))
+				usage_error("--run-dir-file", optarg,
+					    "its directory is not writable: %s", strerror(errno));
+			free(dir);
 			o->run_dir_file = optarg;
 			break;
+		}
 		}
 	}
 	if (optind < argc)
