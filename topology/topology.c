@@ -174,6 +174,23 @@ int topo_pu_info(const struct topo *t, int os_index, struct topo_pu *out)
 	return 0;
 }
 
+int topo_siblings(const struct topo *t, int os_index, int *out, int max)
+{
+	hwloc_obj_t pu = topo_pu_obj(t, os_index);
+	hwloc_obj_t core = pu ? topo_ancestor(t, HWLOC_OBJ_CORE, pu) : NULL;
+	int n = 0, i;
+
+	if (!core)
+		return 0;
+	hwloc_bitmap_foreach_begin(i, core->cpuset)
+	{
+		if (i != os_index && n < max)
+			out[n++] = i;
+	}
+	hwloc_bitmap_foreach_end();
+	return n;
+}
+
 /* pus_in_order - the usable PUs in logical order. */
 static int pus_in_order(const struct topo *t, int *out, int max)
 {

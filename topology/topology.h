@@ -60,6 +60,8 @@ struct topo_pu {
 	int os, core, l3, package, numa;
 };
 int topo_pu_info(const struct topo *t, int os_index, struct topo_pu *out);
+/* topo_siblings - the other PUs of @os_index's core (SMT siblings) into @out; how many. */
+int topo_siblings(const struct topo *t, int os_index, int *out, int max);
 
 /* The relation of two PUs, from nearest to farthest. */
 enum topo_pair {

@@ -137,6 +137,7 @@ static void load(struct plot *p, const char *arg)
 	free(f.run_id);
 	free(f.label);
 	free(f.cpu_model);
+	free(f.machine);
 	free(f.start);
 	if (f.dir) {
 		p->dir = f.dir;

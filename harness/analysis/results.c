@@ -110,6 +110,7 @@ void run_file_load(struct run_file *r, const char *arg)
 			r->label = json_str(j, "label");
 			r->cpu_model = json_str(j, "cpu_model");
 			r->start = json_str(j, "start_time");
+			r->machine = json_str(json_object_get(j, "machine"), "summary");
 			json_decref(j);
 		}
 	}

@@ -68,6 +68,7 @@ struct run_file {
 	char *dir; /* the run directory when the CSV is its results.csv, else NULL */
 	struct csv_table *t;
 	char *run_id, *host, *label, *cpu_model, *start; /* from context.json, or NULL */
+	char *machine; /* context.json's machine.summary (the robot-style line), or NULL */
 };
 
 /*

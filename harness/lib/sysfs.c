@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* sysfs.c - sysfs under an injectable root (see sysfs.h). */
+/* sysfs.c - sysfs and procfs under injectable roots (see sysfs.h). */
 #include "sysfs.h"
 
 #include <errno.h>
@@ -26,13 +26,14 @@ void sysfs_path(char *buf, size_t len, const char *rel)
 	snprintf(buf, len, "%s/%s", sysfs_root(), rel);
 }
 
-int sysfs_read(const char *rel, char *buf, size_t len)
+/* read_line - the first line of "<root>/<rel>" without its newline, into @buf. */
+static int read_line(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[4096];
 	FILE *f;
 	int ok;
 
-	sysfs_path(path, sizeof(path), rel);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -44,4 +45,36 @@ int sysfs_read(const char *rel, char *buf, size_t len)
 	}
 	buf[strcspn(buf, "\n")] = 0;
 	return 0;
+}
+
+int sysfs_read(const char *rel, char *buf, size_t len)
+{
+	return read_line(sysfs_root(), rel, buf, len);
+}
+
+const char *procfs_root(void)
+{
+	const char *r = getenv("PCBENCH_PROCFS_ROOT");
+
+	return r && r[0] ? r : "/proc";
+}
+
+int procfs_overridden(void)
+{
+	const char *r = getenv("PCBENCH_PROCFS_ROOT");
+
+	return r && r[0];
+}
+
+int procfs_read(const char *rel, char *buf, size_t len)
+{
+	return read_line(procfs_root(), rel, buf, len);
+}
+
+FILE *procfs_open(const char *rel)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", procfs_root(), rel);
+	return fopen(path, "r");
 }

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sysfs.h - reading the kernel's sysfs under an injectable root: PCBENCH_SYSFS_ROOT, when
- * set, replaces "/sys" (tests present a fake machine: a CPU, its PMU, its settings).
+ * sysfs.h - reading the kernel's sysfs and procfs under injectable roots:
+ * PCBENCH_SYSFS_ROOT, when set, replaces "/sys" and PCBENCH_PROCFS_ROOT replaces "/proc"
+ * (tests present a fake machine: a CPU, its PMU, its settings, its load).
  */
 #ifndef PCBENCH_SYSFS_H
 #define PCBENCH_SYSFS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* sysfs_root - PCBENCH_SYSFS_ROOT, or "/sys". */
 const char *sysfs_root(void);
@@ -22,5 +24,17 @@ void sysfs_path(char *buf, size_t len, const char *rel);
  * Returns 0, or -1 (errno set) when the file cannot be read.
  */
 int sysfs_read(const char *rel, char *buf, size_t len);
+
+/* procfs_root - PCBENCH_PROCFS_ROOT, or "/proc". */
+const char *procfs_root(void);
+
+/* procfs_overridden - PCBENCH_PROCFS_ROOT is set (the machine described is not this one). */
+int procfs_overridden(void);
+
+/* procfs_read - the first line of "<root>/<rel>" without its newline, as sysfs_read. */
+int procfs_read(const char *rel, char *buf, size_t len);
+
+/* procfs_open - fopen("<root>/<rel>", "r") for files read line by line (cpuinfo, stat). */
+FILE *procfs_open(const char *rel);
 
 #endif

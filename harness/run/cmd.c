@@ -535,6 +535,37 @@ static int write_run_dir_file(void)
 }
 
 /*
+ * check_machine - read the machine's state into context.json and print the warnings about
+ * what biases contention results, one line each, before anything is measured.
+ */
+static void check_machine(const struct topo *topo)
+{
+	int *pus = xcalloc((size_t)topo_npus(topo) + 1, sizeof(int)), n = 0;
+	char list[512], excluded[2048];
+
+	for (int i = 0; i < run.nfams; i++)
+		for (int t = 0; run.fams[i].pus && t < run.fams[i].threads; t++) {
+			int dup = 0;
+
+			for (int k = 0; k < n; k++)
+				dup |= pus[k] == run.fams[i].pus[t];
+			if (!dup && n < topo_npus(topo))
+				pus[n++] = run.fams[i].pus[t];
+		}
+	machine_read(&run.machine);
+	if (topo_allowed_list(topo, list, sizeof(list)) == 0)
+		json_object_set_new(run.machine.json, "allowed_pus", json_string(list));
+	topo_excluded(topo, excluded, sizeof(excluded));
+	json_object_set_new(run.machine.json, "excluded_pus",
+			    excluded[0] ? json_string(excluded) : json_null());
+	machine_check(&run.machine, topo, pus, n);
+	for (int i = 0; i < run.machine.nwarnings; i++)
+		fprintf(stderr, "pcbench: warning: %s\n", run.machine.warnings[i]);
+	run.ctx.machine = run.machine.json;
+	free(pus);
+}
+
+/*
  * prepare - parse and resolve everything a measurement needs (exit 2 on bad input). Returns
  * -1 to measure, or the exit status of a mode that measures nothing (--list, --list-events,
  * --dry-run); @check refuses those instead (hitm record).
@@ -620,6 +651,7 @@ int measure_main(int argc, char **argv)
 	topo = run.topo;
 	init_context();
 	run.ctx.options_json = options_json(&run.opt);
+	check_machine(run.topo);
 	stop_on_signals(); /* from here on a signal leaves a consistent run directory */
 	open_outputs(&run.opt);
 	write_context();
@@ -674,6 +706,7 @@ int measure_main(int argc, char **argv)
 	}
 
 	progress_end();
+	machine_load_end(&run.machine);
 	utc_now(run.ctx.end, sizeof(run.ctx.end));
 	write_context();
 	write_objects();

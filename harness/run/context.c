@@ -193,6 +193,8 @@ static json_t *build(const struct run_context *c, const char *path, char *err, s
 		if (json_object_set_new(o, "options", opts))
 			goto oom;
 	}
+	if (c->machine && json_object_set(o, "machine", c->machine))
+		goto oom;
 	return o;
 oom:
 	snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));

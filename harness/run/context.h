@@ -21,6 +21,7 @@ struct run_context {
 	int argc;
 	char **argv;
 	const char *options_json; /* optional extra object: resolved options, or NULL */
+	struct json_t *machine;	  /* the "machine" object (machine.h), or NULL */
 };
 
 /* context_init - fill host, CPU model, kernel and start time; keep argc/argv. */

@@ -12,6 +12,7 @@
 #include "context.h"
 #include "csv.h"
 #include "gbshim.h"
+#include "machine.h"
 #include "measure.h"
 #include "model.h"
 #include "objects.h"
@@ -50,6 +51,7 @@ struct run {
 	char unmapped_note[512]; /* abstract events --events auto has no mapping for */
 	struct run_context ctx;
 	struct objects_log *objects; /* objects.json */
+	struct machine machine;	     /* context.json's "machine", the warnings */
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed, stopped;

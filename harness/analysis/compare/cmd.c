@@ -228,6 +228,7 @@ int compare_main(int argc, char **argv)
 			cp->sides[i].runs = xstrdup(cp->runs[i].label);
 			cp->sides[i].host = cp->runs[i].host;
 			cp->sides[i].cpu = cp->runs[i].cpu_model;
+			cp->sides[i].state = cp->runs[i].machine;
 		}
 	}
 	for (int ri = 0; ri < cp->nruns; ri++)

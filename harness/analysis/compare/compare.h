@@ -82,6 +82,7 @@ struct run {
 	char *csv_path;
 	char *label;			/* run_id from context.json, else the directory name */
 	char *host, *cpu_model, *start; /* from context.json, or NULL */
+	char *machine;			/* machine.summary from context.json, or NULL */
 	struct csv_table *t;
 	int col[NREQ];
 	int c_host, c_home, c_topo;
@@ -95,6 +96,7 @@ struct side {
 	char *runs;   /* run labels, ';'-separated */
 	char *host;   /* for the header: machine */
 	char *cpu;    /* may be NULL */
+	char *state;  /* the machine summary line, may be NULL */
 	int last_run; /* 1 + the last run appended to runs */
 };
 

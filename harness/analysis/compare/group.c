@@ -72,6 +72,7 @@ static int side_of(struct compare *c, int ri, int row)
 		sd->name = topo[0] ? xasprintf("%s#%s", host, topo) : xstrdup(host);
 		sd->host = xstrdup(host);
 		sd->cpu = r->cpu_model && r->host && !strcmp(r->host, host) ? r->cpu_model : NULL;
+		sd->state = sd->cpu ? r->machine : NULL;
 		cmp_map_put(&c->smap, key, s);
 	}
 	{

@@ -93,6 +93,7 @@ void cmp_load_run(struct run *r, const char *arg)
 	if (f.label)
 		free(f.host);
 	r->cpu_model = f.cpu_model;
+	r->machine = f.machine;
 	r->start = f.start;
 	dir = f.dir;
 	for (int i = 0; i < NREQ; i++)

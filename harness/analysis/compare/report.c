@@ -77,10 +77,11 @@ static char *run_desc(const struct run *r)
 	return b.p;
 }
 
-static char *machine_desc(const char *host, const char *cpu)
+/* machine_desc - "host (CPU model): 1 socket, 2 threads, ..., ucode 0x1" as far as known. */
+static char *machine_desc(const char *host, const char *cpu, const char *state)
 {
-	return cpu ? xasprintf("%s (%s)", host ? host : "unknown host", cpu)
-		   : xstrdup(host ? host : "unknown host");
+	return xasprintf("%s%s%s%s%s%s", host ? host : "unknown host", cpu ? " (" : "",
+			 cpu ? cpu : "", cpu ? ")" : "", state ? ": " : "", state ? state : "");
 }
 
 char *cmp_correction_desc(const struct compare *c)
@@ -108,7 +109,7 @@ void cmp_build_header(struct compare *c, struct header *h)
 			hdr(h, "machine",
 			    xasprintf("%d hosts (see host= in each table)", c->nhosts));
 		else
-			hdr(h, "machine", machine_desc(r->host, r->cpu_model));
+			hdr(h, "machine", machine_desc(r->host, r->cpu_model, r->machine));
 		hdr(h, "run", run_desc(r));
 		hdr(h, "base", xstrdup(c->base_desc));
 	} else {
@@ -117,7 +118,7 @@ void cmp_build_header(struct compare *c, struct header *h)
 				 : xasprintf("%d runs, same keys", c->nruns));
 		for (int s = 0; s < c->nsides; s++) {
 			const struct side *sd = &c->sides[s];
-			char *m = machine_desc(sd->host, sd->cpu);
+			char *m = machine_desc(sd->host, sd->cpu, sd->state);
 
 			hdr(h, "machine", xasprintf("%s = %s", sd->name, m));
 			free(m);
