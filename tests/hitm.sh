@@ -1,13 +1,15 @@
 #!/bin/sh
 # hitm.sh PCBENCH SRCDIR - `pcbench hitm` and objects.json through the binary.
 #  - hitm report on the hand-written fixture run (tests/fixtures/hitm/run/objects.json) with
-#    perf script text in perf's own format, Intel-style (intel.script) and AMD IBS-style
-#    (amd.script) data_src: samples outside every window, outside every object, in a hole,
+#    perf script text in perf's own format, Intel-style (intel.script, and the same samples
+#    as perf 6.1 prints their levels: intel61.script) and AMD IBS-style (amd.script) data_src: samples outside every window, outside every object, in a hole,
 #    on a field boundary (offsets 255 and 256 of L1) and stores; the measured tables must
 #    equal tests/fixtures/hitm/*.golden exactly (the model's columns, which follow " |",
 #    are checked for presence only: test_model pins the model's numbers);
 #  - objects.json of a short real run (--time 0.02): parsed back by hitm report, one
 #    window per repetition, CLOCK_MONOTONIC, every object with a base and a layout;
+#  - where perf can record software samples: hitm report runs perf script itself on a
+#    real perf.data and reads every line of it;
 #  - hitm record: bad run options exit 2 naming them before anything about perf; without
 #    perf in PATH it exits 2 with "no perf binary"; as it is on this machine it either
 #    exits 2 naming what is missing (no perf binary, no PMU, perf_event_paranoid) and
@@ -28,13 +30,14 @@ no() {
 	fail=1
 }
 
-for arch in intel amd; do
+for arch in intel intel61 amd; do
+	golden=$fx/${arch%61}.golden # intel61: the same samples as perf 6.1 prints them
 	if ! (cd "$fx" && "$pcbench" hitm report run --script "$arch.script") >"$tmp/$arch.out" 2>"$tmp/err"; then
 		no "hitm report $arch: exit $? ($(cat "$tmp/err"))"
 		continue
 	fi
 	sed 's/  |.*//' "$tmp/$arch.out" >"$tmp/$arch.measured"
-	diff -u "$fx/$arch.golden" "$tmp/$arch.measured" || no "hitm report $arch: differs from $arch.golden"
+	diff -u "$golden" "$tmp/$arch.measured" || no "hitm report $arch: differs from $golden"
 	grep -q '^L1.memory.usage .* | *[0-9][0-9.]* ' "$tmp/$arch.out" ||
 		no "hitm report $arch: no model column for L1.memory.usage"
 done
@@ -55,6 +58,20 @@ if "$pcbench" -s page_counter -p v6.0-rc1 -w direct -t 1,2 -r 2 --time 0.02 -o "
 	grep -q '^L1.memory.usage ' "$tmp/real.out" || no "hitm report of a real run: no L1.memory.usage row"
 else
 	no "short run failed: $(cat "$tmp/err")"
+fi
+
+# perf script as this machine's perf prints it: software samples with data addresses on
+# the monotonic clock (no PMU needed), read through hitm report's own perf script call.
+mkdir "$tmp/sw"
+if perf record -q -e cpu-clock:u -d --clockid monotonic -o "$tmp/sw/perf.data" -- \
+	"$pcbench" -s page_counter -p v6.0-rc1 -w direct -t 1 -r 1 --time 0.02 -o "$tmp/sw" \
+	>/dev/null 2>&1; then
+	"$pcbench" hitm report "$tmp/sw" >"$tmp/sw.out" 2>"$tmp/err" || no "hitm report (perf script): $(cat "$tmp/err")"
+	head -n 1 "$tmp/sw.out" | grep -Eq '^run .*: ([0-9]+) lines, \1 samples: [0-9]+ outside every measured window, 0 unreadable lines$' ||
+		no "hitm report (perf script): $(head -n 1 "$tmp/sw.out")"
+	echo "perf script here: $(head -n 1 "$tmp/sw.out")"
+else
+	echo "perf record of software samples not possible here: perf script format not checked"
 fi
 
 # hitm record: the run's options first, then what sampling needs.

@@ -60,7 +60,7 @@ enum hitm_op { HOP_OTHER, HOP_LOAD, HOP_STORE };
 enum hitm_src {
 	HSRC_NONE,	  /* no snoop transfer: L1, LFB, L2, L3 without snoop, N/A */
 	HSRC_HITM_LOCAL,  /* SNP HitM, the level not Remote: Modified in a core of this node */
-	HSRC_HITM_REMOTE, /* SNP HitM from a Remote level */
+	HSRC_HITM_REMOTE, /* SNP HitM, the level text starts with Remote */
 	HSRC_SNOOP_HIT,	  /* SNP Hit, Fwd or Peer from a cache: a clean cache-to-cache copy */
 	HSRC_MEMORY,	  /* RAM, PMEM or CXL */
 	HSRC_COUNT

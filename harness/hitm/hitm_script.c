@@ -43,24 +43,14 @@ static int has_word(const char *text, const char *w)
 }
 
 /*
- * local_level - a level term that is not Remote: "L3 hit", "L3 or L3 hit", and AMD Zen 3's
- * "L3 or Remote Cache (1 hop) hit" (IBS DataSrc "local cache": this CCX), but not "Remote
- * Cache (1 hop) hit" nor "Remote L3 hit" nor "Remote core, same node Any cache hit".
+ * remote_level - the level is another node's: perf prints "Remote " first when data_src's
+ * remote bit is set ("Remote L3 hit"; perf 6.1: "Remote Remote Cache (1 hop) or L3 hit"),
+ * and AMD IBS levels are "Remote Cache (1 hop)" (another CCX) or "(2 hops)". AMD Zen 3's
+ * "L3 or Remote Cache (1 hop) hit" (IBS DataSrc "local cache": this CCX) is local.
  */
-static int local_level(const char *lvl)
+static int remote_level(const char *lvl)
 {
-	char buf[256], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", lvl);
-	for (char *t = buf; (t = strstr(t, " or ")); t += 4)
-		t[1] = t[2] = '|'; /* terms are separated by " or " */
-	for (char *t = strtok_r(buf, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
-		while (*t == ' ')
-			t++;
-		if (*t && strncmp(t, "Remote", 6) && strncmp(t, "N/A", 3))
-			return 1;
-	}
-	return 0;
+	return !strncmp(lvl, "Remote", 6);
 }
 
 void hitm_classify(const char *ds, enum hitm_op *op, enum hitm_src *src)
@@ -75,7 +65,7 @@ void hitm_classify(const char *ds, enum hitm_op *op, enum hitm_src *src)
 	if (*op != HOP_LOAD)
 		return;
 	if (has_word(snp, "HitM"))
-		*src = local_level(lvl) ? HSRC_HITM_LOCAL : HSRC_HITM_REMOTE;
+		*src = remote_level(lvl) ? HSRC_HITM_REMOTE : HSRC_HITM_LOCAL;
 	else if (strstr(lvl, "RAM") || strstr(lvl, "PMEM") || strstr(lvl, "CXL"))
 		*src = HSRC_MEMORY;
 	else if (has_word(snp, "Hit") || has_word(snp, "Fwd") || has_word(snp, "Peer"))
