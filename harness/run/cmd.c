@@ -136,6 +136,9 @@ const struct cmd_help measure_help = {
 	"                           page_counter/preset:v6.0-rc1/workload:direct/"
 	"placement:scatter/threads:2\n"
 	"  --benchmark_enable_random_interleaving=false  runs repetitions in order\n"
+	"  --benchmark_out=FILE --benchmark_out_format=json|csv\n"
+	"                           Google Benchmark's own report: ns/op as the manual\n"
+	"                           time, ops as items, a ns_per_op counter\n"
 	"                           (other --benchmark_* flags are refused)\n"
 	"\n"
 	"Exit status: 0 all measured ok, 1 some measurement failed (rows say why) or a\n"
@@ -226,6 +229,9 @@ static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 		} else if (!strncmp(argv[i], "--benchmark_enable_random_interleaving", 38)) {
 			user_interleave = 1;
 			gb[n++] = argv[i];
+		} else if (!strncmp(argv[i], "--benchmark_out=", 16) ||
+			   !strncmp(argv[i], "--benchmark_out_format=", 23)) {
+			gb[n++] = argv[i]; /* Google Benchmark's own report of ns/op: gbshim.cc */
 		} else if (!strncmp(argv[i], "--benchmark_", 12)) {
 			/*
 			 * The others would change what is run or reported behind pcbench's back
@@ -234,8 +240,8 @@ static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 			usage_error("option", argv[i],
 				    "not supported: pcbench's own options do that (--dry-run lists "
 				    "the families, -r repeats, --time sets the window; "
-				    "--benchmark_filter and "
-				    "--benchmark_enable_random_interleaving are passed on)");
+				    "--benchmark_filter, --benchmark_out, --benchmark_out_format "
+				    "and --benchmark_enable_random_interleaving are passed on)");
 		} else {
 			argv[k++] = argv[i];
 		}
@@ -388,7 +394,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 }
 
 /* Each thread of each repetition of each family runs this, from Google Benchmark. */
-static void family_thread(void *arg, int tid)
+static void family_thread(void *arg, int tid, struct gb_result *res)
 {
 	struct family *f = arg;
 	struct meas_result r;
@@ -417,6 +423,9 @@ static void family_thread(void *arg, int tid)
 	objects_log_add(run.objects, f, rep, &r);
 	if (f->matrix_ns && !r.failed) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
+	*res = (struct gb_result){1, !r.failed,
+				  r.failed ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops,
+				  (double)r.ops, r.reason};
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : what);
 	meas_reset(&f->m);

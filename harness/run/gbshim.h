@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gbshim.h - the C face of the Google Benchmark shim (gbshim.cc, the one C++ file).
- * Each family becomes one registered benchmark with ->Threads(t), real time,
+ * Each family becomes one registered benchmark with ->Threads(t), manual time in ns,
  * ->Repetitions(r) and ->Iterations(1): every repetition is exactly one equal-time window,
  * whose measurement the C side owns.
  */
@@ -25,11 +25,24 @@ struct gb_family {
 int gbshim_init(int *argc, char **argv);
 
 /*
+ * What thread 0 tells Google Benchmark about one repetition, for its own reporters
+ * (--benchmark_out=FILE --benchmark_out_format=json): ns/op as the (manual) time, ops as
+ * items processed, ns/op as the user counter "ns_per_op"; a failed window as an error.
+ */
+struct gb_result {
+	int valid; /* thread 0 filled it (not for an interrupted window) */
+	int ok;
+	double ns_per_op, ops;
+	const char *reason; /* when not ok */
+};
+
+/*
  * gbshim_run - register @n families and run them with Google Benchmark; every thread of
- * every repetition calls @thread_fn(family->arg, thread_index) once.
+ * every repetition calls @thread_fn(family->arg, thread_index, result) once; thread 0
+ * fills result.
  */
 void gbshim_run(const struct gb_family *fams, int n, int repetitions,
-		void (*thread_fn)(void *arg, int thread_index));
+		void (*thread_fn)(void *arg, int thread_index, struct gb_result *result));
 
 #ifdef __cplusplus
 }
