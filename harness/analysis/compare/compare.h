@@ -228,7 +228,8 @@ void cmp_build_blocks(struct compare *c);
 int cmp_higher_is_better(const char *metric);
 /* cmp_cell_summary - median, mean, sd, cv of @metric over the ok rows of cell @cell. */
 void cmp_cell_summary(const struct compare *c, int cell, int metric, struct summary *s);
-/* cmp_status_flags - "WHO k/n error: reason; WHO k/n skipped: reason" of cell @cl. */
+/* cmp_status_flags - "WHO k/n error: reason; WHO k/n skipped: reason" of cell @cl (WHO may
+ * be ""). */
 void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl);
 /* cmp_compare_cells - column @col of block @bi against its base column, every metric. */
 void cmp_compare_cells(struct compare *c, int bi, int col);

@@ -48,8 +48,8 @@ static const struct result *result_at(const struct compare *c, const struct bloc
 	return i >= 0 ? &c->res[i] : NULL;
 }
 
-/* One row: column @col of block @b (0: the base), metric @m. */
-static void add_row(struct table *t, const struct compare *c, const struct block *b, int col, int m)
+/* One row: column @col of block @b (0: the base), metric @m. Returns 1 if it has flags. */
+static int add_row(struct table *t, const struct compare *c, const struct block *b, int col, int m)
 {
 	const struct result *r = result_at(c, b, col, m);
 	int ns = metric_index(c, "ns_per_op");
@@ -72,14 +72,19 @@ static void add_row(struct table *t, const struct compare *c, const struct block
 			snprintf(cell[S_NS], 160, "%.1f", sn.median);
 	}
 	cmp_fmt_pct(cell[S_CV], 160, s.cv);
-	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = cell[S_FLAGS][0] = '\0';
-	if (!col) {
+	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = '\0';
+	{
+		/* flags of this row's own repetitions: not ok, or counters multiplexed */
 		struct sb f = {0};
 
-		snprintf(cell[S_CHANGE], 160, "base");
-		cmp_status_flags(&f, "base", &c->cells[b->cell[0]]);
+		cmp_status_flags(&f, "", &c->cells[b->cell[col]]);
+		if (s.n && s.mux < 1)
+			sb_printf(&f, "%smultiplexed (mux %.2f)", f.n ? "; " : "", s.mux);
 		snprintf(cell[S_FLAGS], 160, "%s", sb_str(&f));
 		free(f.p);
+	}
+	if (!col) {
+		snprintf(cell[S_CHANGE], 160, "base");
 	} else {
 		if (isnan(r->change))
 			snprintf(cell[S_CHANGE], 160, "-");
@@ -91,11 +96,11 @@ static void add_row(struct table *t, const struct compare *c, const struct block
 			snprintf(cell[S_CI], 160, "[%+.1f%%, %+.1f%%]", r->ci_lo, r->ci_hi);
 		cmp_fmt_p(cell[S_P], 160, r);
 		snprintf(cell[S_VERDICT], 160, "%s", r->verdict);
-		snprintf(cell[S_FLAGS], 160, "%s", r->flags);
 	}
 	for (int k = 0; k < S_N; k++)
 		cp[k] = cell[k];
 	table_add(t, cp);
+	return cell[S_FLAGS][0] != '\0';
 }
 
 /* The tables of metric @m: one section per group, the base row first. */
@@ -120,7 +125,6 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 		table_hide(t, S_NS);
 	for (int bi = 0; bi < c->nblocks; bi++) {
 		const struct block *b = &c->blocks[bi];
-		const struct cell *base = &c->cells[b->cell[0]];
 		int nres = 0;
 
 		for (int col = 1; col < b->ncols; col++)
@@ -135,13 +139,10 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 			free(title);
 			last_group = b->group;
 		}
-		flagged |= base->nerr || base->nskip;
-		add_row(t, c, b, 0, m);
+		flagged |= add_row(t, c, b, 0, m);
 		for (int col = 1; col < b->ncols; col++)
-			if (result_at(c, b, col, m)) {
-				flagged |= result_at(c, b, col, m)->flags[0] != '\0';
-				add_row(t, c, b, col, m);
-			}
+			if (result_at(c, b, col, m))
+				flagged |= add_row(t, c, b, col, m);
 		rows++;
 	}
 	if (!flagged)
