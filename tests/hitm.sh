@@ -13,7 +13,10 @@
 #  - hitm record: bad run options exit 2 naming them before anything about perf; without
 #    perf in PATH it exits 2 with "no perf binary"; as it is on this machine it either
 #    exits 2 naming what is missing (no perf binary, no PMU, perf_event_paranoid) and
-#    leaves no run directory, or (a lab machine) records perf.data;
+#    leaves no run directory, or (a lab machine) records perf.data; on a fake machine
+#    (PCBENCH_SYSFS_ROOT/PCBENCH_PROCFS_ROOT: a mem-loads PMU) it names paranoid 2 alone,
+#    and with paranoid 1 runs a stand-in perf with the exact perf c2c record command line
+#    around the measurement;
 #  - usage errors of hitm report exit 2.
 set -u
 pcbench=$1
@@ -98,6 +101,49 @@ elif [ $st = 0 ]; then
 else
 	no "hitm record: exit $st: $(cat "$tmp/err")"
 fi
+
+# A machine described by fake sysfs and procfs roots (lib/sysfs.h): an Intel PMU with
+# mem-loads, perf_event_paranoid 2, no capabilities: only the paranoid setting is named.
+mkdir -p "$tmp/sys/bus/event_source/devices/cpu/events" "$tmp/proc/sys/kernel" "$tmp/proc/self" \
+	"$tmp/bin"
+echo 'event=0xcd,umask=0x1,ldlat=3' >"$tmp/sys/bus/event_source/devices/cpu/events/mem-loads"
+echo 2 >"$tmp/proc/sys/kernel/perf_event_paranoid"
+printf 'Name:\tpcbench\nCapEff:\t0000000000000000\n' >"$tmp/proc/self/status"
+# A stand-in perf: records its arguments, creates the -o file, runs the command after its
+# second "--" (the measurement) on the real machine.
+cat >"$tmp/bin/perf" <<'STUB'
+#!/bin/sh
+printf '%s\n' "$@" >"$HITM_PERF_ARGS"
+n=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--) n=$((n + 1)); shift; [ $n = 2 ] && break; continue ;;
+	-o) out=$2 ;;
+	esac
+	shift
+done
+: >"$out"
+exec env -u PCBENCH_SYSFS_ROOT -u PCBENCH_PROCFS_ROOT "$@"
+STUB
+chmod +x "$tmp/bin/perf"
+fake() {
+	PATH=$tmp/bin:$PATH PCBENCH_SYSFS_ROOT=$tmp/sys PCBENCH_PROCFS_ROOT=$tmp/proc \
+		HITM_PERF_ARGS=$tmp/perf.args "$pcbench" hitm record "$@"
+}
+fake -s page_counter -t 1 -r 1 --time 0.02 -o "$tmp/rec3" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q 'perf_event_paranoid is 2' "$tmp/err" && ! grep -q 'no PMU\|no perf' "$tmp/err" &&
+	[ ! -e "$tmp/rec3" ] || no "hitm record, paranoid 2: exit $st: $(cat "$tmp/err")"
+# perf_event_paranoid 1: it runs perf c2c record on the measurement, perf.data in the run.
+echo 1 >"$tmp/proc/sys/kernel/perf_event_paranoid"
+fake -s page_counter -p v6.0-rc1 -w direct -t 1 -r 2 --time 0.02 -o "$tmp/rec4" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 0 ] || no "hitm record with a stand-in perf: exit $st: $(cat "$tmp/err")"
+tr '\n' ' ' <"$tmp/perf.args" | grep -q "^c2c record -u -- --clockid monotonic -o $tmp/rec4/perf.data -- [^ ]*pcbench measure -s page_counter -p v6.0-rc1 -w direct -t 1 -r 2 --time 0.02 -o $tmp/rec4 --events none $" ||
+	no "hitm record: perf called with: $(tr '\n' ' ' <"$tmp/perf.args")"
+[ -e "$tmp/rec4/perf.data" ] && [ -s "$tmp/rec4/results.csv" ] && [ -s "$tmp/rec4/objects.json" ] ||
+	no "hitm record: no perf.data, results.csv or objects.json in the run directory"
+grep -q "next: pcbench hitm report $tmp/rec4" "$tmp/out" || no "hitm record: no next step printed"
 
 # hitm report: usage errors.
 for args in "" "$tmp/nothing" "$fx/run --top x" "$fx/run --script $tmp/nothing" "$fx/run extra"; do

@@ -4,7 +4,8 @@
  * describe, run under `perf c2c record` with samples timed on CLOCK_MONOTONIC (the clock of
  * objects.json's windows); perf.data goes into the run directory. Everything about the run
  * is checked first (as pcbench measure checks it), then what sampling needs: the perf
- * binary, a PMU that samples memory accesses, perf_event_paranoid.
+ * binary, a PMU that samples memory accesses, perf_event_paranoid (sysfs and procfs under
+ * lib/sysfs.h's injectable roots, for tests).
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 
 #include "hitm.h"
 #include "run.h"
+#include "sysfs.h"
 #include "util.h"
 
 static const struct opt record_opts[] = {
@@ -62,25 +64,28 @@ static int in_path(const char *name, char *buf, size_t len)
 }
 
 /* mem_pmu - a PMU perf c2c samples memory accesses with, as perf itself looks for it. */
-static const char *mem_pmu(void)
+static int mem_pmu(void)
 {
-	static const char *const paths[] = {
-	    "/sys/bus/event_source/devices/cpu/events/mem-loads",      /* Intel */
-	    "/sys/bus/event_source/devices/cpu_core/events/mem-loads", /* Intel hybrid */
-	    "/sys/bus/event_source/devices/ibs_op",		       /* AMD IBS */
-	    "/sys/bus/event_source/devices/arm_spe_0",		       /* Arm SPE */
+	static const char *const rel[] = {
+	    "bus/event_source/devices/cpu/events/mem-loads",	  /* Intel */
+	    "bus/event_source/devices/cpu_core/events/mem-loads", /* Intel hybrid */
+	    "bus/event_source/devices/ibs_op",			  /* AMD IBS */
+	    "bus/event_source/devices/arm_spe_0",		  /* Arm SPE */
 	};
+	char path[PATH_MAX];
 
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (!access(paths[i], F_OK))
-			return paths[i];
-	return NULL;
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		sysfs_path(path, sizeof(path), rel[i]);
+		if (!access(path, F_OK))
+			return 1;
+	}
+	return 0;
 }
 
 /* perfmon_capable - CAP_PERFMON or CAP_SYS_ADMIN in the effective set. */
 static int perfmon_capable(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
+	FILE *f = procfs_open("self/status");
 	char line[256];
 	unsigned long long caps = 0;
 
@@ -95,7 +100,7 @@ static int perfmon_capable(void)
 /* missing - what sampling memory accesses needs and this machine lacks, "; "-separated. */
 static int missing(char *buf, size_t len, char *perf, size_t plen)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	char val[32];
 	size_t used = 0;
 	int paranoid = 3;
 
@@ -107,14 +112,13 @@ static int missing(char *buf, size_t len, char *perf, size_t plen)
 	if (!mem_pmu() && used < len)
 		used +=
 		    (size_t)snprintf(buf + used, len - used,
-				     "%sno PMU: /sys/bus/event_source/devices has no cpu PMU with "
+				     "%sno PMU: %s/bus/event_source/devices has no cpu PMU with "
 				     "mem-loads, no ibs_op and no arm_spe (a VM without a virtual "
 				     "PMU?)",
-				     used ? "; " : "");
-	if (!f || fscanf(f, "%d", &paranoid) != 1)
+				     used ? "; " : "", sysfs_root());
+	if (procfs_read("sys/kernel/perf_event_paranoid", val, sizeof(val)) ||
+	    sscanf(val, "%d", &paranoid) != 1)
 		paranoid = 3;
-	if (f)
-		fclose(f);
 	if (paranoid > 1 && !perfmon_capable() && used < len)
 		used += (size_t)snprintf(buf + used, len - used,
 					 "%sperf_event_paranoid is %d: perf c2c record needs <= 1 "
