@@ -18,6 +18,9 @@ printf 'a,b\n1,2\n' >"$TMP/other.csv"
 # A layout path with a space in it.
 cp "$SRC/benches/layouts/page_counter-v6.0.layout" "$TMP/my layout.layout"
 mkdir "$TMP/cwd"
+mkfifo "$TMP/fifo"
+# The first row twice: the same measurement counted as two samples.
+{ head -n 2 "$TMP/exists/results.csv"; sed -n 2p "$TMP/exists/results.csv"; } >"$TMP/dup.csv"
 
 state() { (cd "$TMP" && find . -type f -exec md5sum {} + | sort; find . -printf '%y %p -> %l\n' | sort); }
 

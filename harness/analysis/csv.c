@@ -545,13 +545,36 @@ fail:
 
 struct csv_table *csv_read_file(const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	struct sb b = {0};
+	int fd;
 	struct csv_table *t;
 	FILE *f;
 
-	f = fopen(path, "rb");
+	/*
+	 * A FIFO or a device (/dev/urandom) would never end: regular files only, bounded.
+	 * O_NONBLOCK so that opening a FIFO does not wait for a writer.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > CSV_MAX_BYTES) {
+		if (S_ISREG(st.st_mode))
+			set_err(err, errlen, "%s: %lld bytes, more than the %d MiB a CSV may have",
+				path, (long long)st.st_size, CSV_MAX_BYTES >> 20);
+		else
+			set_err(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
 	if (!f) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	for (;;) {

@@ -62,7 +62,9 @@ struct csv_table {
  */
 struct csv_table *csv_parse(const char *text, size_t len, const char *source, char *err,
 			    size_t errlen);
-/* csv_read_file - csv_parse of a whole file. */
+/* The largest file csv_read_file reads (the text and its cells are held in memory). */
+#define CSV_MAX_BYTES (1 << 30)
+/* csv_read_file - csv_parse of a whole regular file of at most CSV_MAX_BYTES. */
 struct csv_table *csv_read_file(const char *path, char *err, size_t errlen);
 /* csv_col - index of column @name, or -1. */
 int csv_col(const struct csv_table *t, const char *name);

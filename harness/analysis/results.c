@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "results.h"
+#include "strbuf.h"
 #include "util.h"
 
 const char *const results_cols[RESULTS_NFIXED] = {
@@ -59,6 +60,63 @@ int results_jsonl_row(FILE *f, const char *const *cols, const char *const *vals,
 	return 0;
 }
 
+/* A row's identity: what was measured (run, host/label, family, pair) and its repetition. */
+static const enum results_col identity_cols[] = {
+    COL_RUN_ID,	  COL_HOST,    COL_LABEL,     COL_SCENARIO, COL_PRESET, COL_LAYOUT,
+    COL_WORKLOAD, COL_THREADS, COL_PLACEMENT, COL_CPUS,	    COL_HOME,	COL_REPETITION,
+};
+
+struct row_key {
+	char *key;
+	int row;
+};
+
+static int row_key_cmp(const void *a, const void *b)
+{
+	const struct row_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : x->row - y->row;
+}
+
+/*
+ * refuse_duplicates - two rows of the same measurement (a file appended twice, rows copied)
+ * would count as extra samples and shrink p: refused, naming both lines. O(n log n).
+ */
+static void refuse_duplicates(const struct run_file *r)
+{
+	const struct csv_table *t = r->t;
+	struct row_key *k = xcalloc((size_t)t->nrows, sizeof(*k));
+	int cols[64], n = 0;
+
+	for (size_t i = 0; i < sizeof(identity_cols) / sizeof(identity_cols[0]); i++)
+		if ((cols[n] = csv_col(t, results_cols[identity_cols[i]])) >= 0)
+			n++;
+	for (int c = 0; c < t->ncols && n < 64; c++)
+		if (!strncmp(t->header[c], "param_", 6) || !strcmp(t->header[c], "cpu_a") ||
+		    !strcmp(t->header[c], "cpu_b"))
+			cols[n++] = c;
+	for (int i = 0; i < t->nrows; i++) {
+		struct sb b = {0};
+
+		for (int c = 0; c < n; c++)
+			sb_printf(&b, "%s\x1f", t->rows[i][cols[c]]);
+		k[i] = (struct row_key){b.p ? b.p : xstrdup(""), i};
+	}
+	qsort(k, (size_t)t->nrows, sizeof(*k), row_key_cmp);
+	for (int i = 1; i < t->nrows; i++)
+		if (!strcmp(k[i - 1].key, k[i].key))
+			usage_error(
+			    "RUN", r->csv_path,
+			    "lines %d and %d are the same measurement (run_id, host, label, "
+			    "family and repetition): a row written twice would count as two "
+			    "samples",
+			    k[i - 1].row + 2, k[i].row + 2);
+	for (int i = 0; i < t->nrows; i++)
+		free(k[i].key);
+	free(k);
+}
+
 void run_file_load(struct run_file *r, const char *arg)
 {
 	char err[1024], *ctx;
@@ -95,6 +153,7 @@ void run_file_load(struct run_file *r, const char *arg)
 				    results_required[i]);
 	if (!r->t->nrows)
 		usage_error("RUN", r->csv_path, "no result rows");
+	refuse_duplicates(r);
 	if (!r->dir)
 		return;
 	ctx = xasprintf("%s/context.json", r->dir);
