@@ -23,13 +23,19 @@ build: configure
 # The run prints its verdict tables and writes its full report (compare.txt, ...) into its
 # run directory; then, with gnuplot, the plots of the run it just made (also when some
 # measurement failed: the report flags it). The run says which directory it made through
-# --run-dir-file, so `make run ARGS='-o DIR'` plots DIR. make's status is the run's.
-run: build
+# --run-dir-file, so `make run ARGS='-o DIR'` plots DIR. The build is quiet unless it fails
+# (its log: $(BUILD)/build.log). make's status is the run's.
+run: configure
+	@cmake --build $(BUILD) -j $(JOBS) >$(BUILD)/build.log 2>&1 || \
+		{ cat $(BUILD)/build.log; echo "make run: the build failed ($(BUILD)/build.log)"; exit 1; }
 	@tmp=$$(mktemp); status=0; ./$(BUILD)/pcbench --run-dir-file "$$tmp" $(ARGS) || status=$$?; \
 	dir=$$(cat "$$tmp"); rm -f "$$tmp"; \
 	if [ $$status -le 1 ] && [ -n "$$dir" ]; then \
-		if command -v gnuplot >/dev/null 2>&1; then ./$(BUILD)/pcbench plot "$$dir"; \
-		else echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; fi; \
+		if ! command -v gnuplot >/dev/null 2>&1; then \
+			echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; \
+		elif out=$$(./$(BUILD)/pcbench plot "$$dir"); then \
+			echo "plots: $$(printf '%s\n' "$$out" | grep -c '^wrote ') PNGs in $$dir"; \
+		else printf '%s\n' "$$out"; fi; \
 	fi; exit $$status
 
 # ctest without the lab tests (label "lab": ssh fan-out, Slurm, install-deps, packages),
