@@ -21,300 +21,8 @@
 #include "bench.h"
 #include "memcg.h"
 
-#define NR_LRU_LISTS 5
-#define ANON_AND_FILE 2
-#define ZONE_NORMAL 2 /* after ZONE_DMA and ZONE_DMA32 (x86_64 default config) */
-/*
- * enum node_stat_item at v6.0, x86_64 with CONFIG_SWAP=y, CONFIG_NUMA_BALANCING=y and no
- * CONFIG_SHADOW_CALL_STACK: 41 items (read from include/linux/mmzone.h of a 6.0.1 tree).
- */
-#define NR_VM_NODE_STAT_ITEMS 41
-#define NR_ANON_MAPPED 17 /* the index in that enum; NR_FILE_MAPPED is the next one */
-#define MEMCG_NR_STAT (NR_VM_NODE_STAT_ITEMS + 7) /* + MEMCG_SWAP .. MEMCG_ZSWAPPED */
-/* MGLRU constants (CONFIG_LRU_GEN_STATS=n, so NR_HIST_GENS is 1) */
-#define MAX_NR_GENS 4
-#define MAX_NR_TIERS 4
-#define NR_HIST_GENS 1
-#define NR_BLOOM_FILTERS 2
-#define NR_MM_STATS 6
-
-/* struct page (a folio's head page) as the model uses it: flags, then the lru list_head. */
-#define PAGE_STRUCT 64
-#define PAGE_LRU 8
-#define LIST_POISON1 ((long)0xdead000000000100L)
-#define LIST_POISON2 ((long)0xdead000000000122L)
-
-enum pn_version { PN_V60, PN_REGRESSED, PN_FIXED };
-static const char *const version_names[] = {"v6.0", "70a64b7919cb", "fix-2024"};
-static const char *const lru_names[NR_LRU_LISTS] = {"inactive_anon", "active_anon", "inactive_file",
-						    "active_file", "unevictable"};
-static const char *const zone_names[] = {"DMA", "DMA32", "NORMAL", "MOVABLE", "DEVICE"};
-
-struct pn_knobs {
-	enum pn_version version;
-	int zones;   /* MAX_NR_ZONES: 4, or 5 with ZONE_DEVICE */
-	int lru_gen; /* CONFIG_LRU_GEN=y (with LRU_GEN_WALKS_MMU=y, MGLRU off at runtime) */
-	int lru;     /* the LRU list the faulted pages go to */
-};
-
-/* ---- the layout builder: C layout rules over ordered field lists ---- */
-
-#define B_MAX_STRUCTS 10
-#define B_MAX_FIELDS 24
-
-struct bfield {
-	char name[LAYOUT_NAME_MAX];
-	size_t off, size;
-	char kind[LAYOUT_NAME_MAX]; /* plain, atomic, ptr, lock, array, or a struct name */
-};
-
-struct bstruct {
-	char name[LAYOUT_NAME_MAX];
-	struct bfield f[B_MAX_FIELDS];
-	int n;
-	size_t size, align;
-};
-
-struct builder {
-	struct bstruct s[B_MAX_STRUCTS];
-	int n;
-};
-
-static struct bstruct *b_struct(struct builder *b, const char *name)
-{
-	struct bstruct *s = &b->s[b->n++];
-
-	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->align = 1;
-	return s;
-}
-
-/* b_field - the next field: placed at its alignment after the previous one. */
-static void b_field(struct bstruct *s, const char *name, size_t size, size_t align,
-		    const char *kind)
-{
-	struct bfield *f = &s->f[s->n++];
-
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	snprintf(f->kind, sizeof(f->kind), "%s", kind);
-	f->off = (s->size + align - 1) / align * align;
-	f->size = size;
-	s->size = f->off + size;
-	if (align > s->align)
-		s->align = align;
-}
-
-static void b_nested(struct bstruct *s, const char *name, const struct bstruct *t)
-{
-	b_field(s, name, t->size, t->align, t->name);
-}
-
-/* b_end - round the size up to the struct's alignment (the tail padding). */
-static void b_end(struct bstruct *s)
-{
-	s->size = (s->size + s->align - 1) / s->align * s->align;
-}
-
-static const struct bstruct *b_find(const struct builder *b, const char *name)
-{
-	for (int i = 0; i < b->n; i++)
-		if (!strcmp(b->s[i].name, name))
-			return &b->s[i];
-	return NULL;
-}
-
-/*
- * build - struct lruvec and struct mem_cgroup_per_node of one version and config, x86_64
- * (8-byte longs and pointers, 4-byte spinlock_t without lock debugging), CONFIG_MEMCG=y,
- * CONFIG_ZSWAP=y. Field lists: kernel-memcg.md 5.1-5.3; struct lru_gen_folio and struct
- * lru_gen_mm_state as in the v6.8 x86_64 BTF (assumed unchanged at v6.10).
- */
-static void build(struct builder *b, const struct pn_knobs *k)
-{
-	const size_t L = sizeof(long), P = sizeof(void *);
-	const size_t Z = (size_t)k->zones;
-	struct bstruct *s, *lruvec, *pn;
-
-	b->n = 0;
-	if (k->lru_gen) {
-		s = b_struct(b, "lru_gen_folio");
-		b_field(s, "max_seq", L, L, "plain");
-		b_field(s, "min_seq", ANON_AND_FILE * L, L, "array");
-		b_field(s, "timestamps", MAX_NR_GENS * L, L, "array");
-		b_field(s, "folios", MAX_NR_GENS * ANON_AND_FILE * Z * 2 * P, P, "array");
-		b_field(s, "nr_pages", MAX_NR_GENS * ANON_AND_FILE * Z * L, L, "array");
-		b_field(s, "avg_refaulted", ANON_AND_FILE * MAX_NR_TIERS * L, L, "array");
-		b_field(s, "avg_total", ANON_AND_FILE * MAX_NR_TIERS * L, L, "array");
-		b_field(s, "protected", NR_HIST_GENS * ANON_AND_FILE * (MAX_NR_TIERS - 1) * L, L,
-			"array");
-		b_field(s, "evicted", NR_HIST_GENS * ANON_AND_FILE * MAX_NR_TIERS * L, L, "array");
-		b_field(s, "refaulted", NR_HIST_GENS * ANON_AND_FILE * MAX_NR_TIERS * L, L,
-			"array");
-		b_field(s, "enabled", 1, 1, "plain");
-		b_field(s, "gen", 1, 1, "plain");
-		b_field(s, "seg", 1, 1, "plain");
-		b_field(s, "list", 2 * P, P, "array"); /* struct hlist_nulls_node */
-		b_end(s);
-		s = b_struct(b, "lru_gen_mm_state");
-		b_field(s, "seq", L, L, "plain");
-		b_field(s, "head", P, P, "ptr");
-		b_field(s, "tail", P, P, "ptr");
-		b_field(s, "filters", NR_BLOOM_FILTERS * P, P, "array");
-		b_field(s, "stats", NR_HIST_GENS * NR_MM_STATS * L, L, "array");
-		b_end(s);
-	}
-	if (k->version != PN_V60) { /* zswap_lruvec_state arrived in v6.8 */
-		s = b_struct(b, "zswap_lruvec_state");
-		b_field(s, "nr_zswap_protected", L, L, "atomic");
-		b_end(s);
-	}
-	lruvec = b_struct(b, "lruvec");
-	b_field(lruvec, "lists", NR_LRU_LISTS * 2 * P, P, "array"); /* struct list_head[5] */
-	b_field(lruvec, "lru_lock", 4, 4, "lock");
-	b_field(lruvec, "anon_cost", L, L, "plain");
-	b_field(lruvec, "file_cost", L, L, "plain");
-	b_field(lruvec, "nonresident_age", L, L, "atomic");
-	b_field(lruvec, "refaults", ANON_AND_FILE * L, L, "array");
-	b_field(lruvec, "flags", L, L, "plain");
-	if (k->lru_gen) {
-		b_nested(lruvec, "lrugen", b_find(b, "lru_gen_folio"));
-		b_nested(lruvec, "mm_state", b_find(b, "lru_gen_mm_state"));
-	}
-	b_field(lruvec, "pgdat", P, P, "ptr");
-	if (k->version != PN_V60)
-		b_nested(lruvec, "zswap_lruvec_state", b_find(b, "zswap_lruvec_state"));
-	b_end(lruvec);
-
-	if (k->version == PN_V60) {
-		s = b_struct(b, "lruvec_stats");
-		b_field(s, "state", NR_VM_NODE_STAT_ITEMS * L, L, "array");
-		b_field(s, "state_pending", NR_VM_NODE_STAT_ITEMS * L, L, "array");
-		b_end(s);
-	}
-	s = b_struct(b, "mem_cgroup_reclaim_iter");
-	b_field(s, "position", P, P, "ptr");
-	b_field(s, "generation", 4, 4, "plain");
-	b_end(s);
-	s = b_struct(b, "rb_node");
-	b_field(s, "__rb_parent_color", L, L, "plain");
-	b_field(s, "rb_right", P, P, "ptr");
-	b_field(s, "rb_left", P, P, "ptr");
-	b_end(s);
-
-	pn = b_struct(b, "mem_cgroup_per_node");
-	if (k->version == PN_FIXED) {
-		/* read-only pointers first, v1-only soft-limit fields as a buffer, hot fields last
-		 */
-		b_field(pn, "memcg", P, P, "ptr");
-		b_field(pn, "lruvec_stats_percpu", P, P, "ptr");
-		b_field(pn, "lruvec_stats", P, P, "ptr");
-		b_field(pn, "shrinker_info", P, P, "ptr");
-		b_nested(pn, "tree_node", b_find(b, "rb_node"));
-		b_field(pn, "usage_in_excess", L, L, "plain");
-		b_field(pn, "on_tree", 1, 1, "plain");
-		b_nested(pn, "lruvec", lruvec);
-		b_field(pn, "lru_zone_size", Z * NR_LRU_LISTS * L, L, "array");
-		b_nested(pn, "iter", b_find(b, "mem_cgroup_reclaim_iter"));
-	} else {
-		b_nested(pn, "lruvec", lruvec);
-		b_field(pn, "lruvec_stats_percpu", P, P, "ptr");
-		if (k->version == PN_V60)
-			b_nested(pn, "lruvec_stats", b_find(b, "lruvec_stats"));
-		else
-			b_field(pn, "lruvec_stats", P, P, "ptr");
-		b_field(pn, "lru_zone_size", Z * NR_LRU_LISTS * L, L, "array");
-		b_nested(pn, "iter", b_find(b, "mem_cgroup_reclaim_iter"));
-		b_field(pn, "shrinker_info", P, P, "ptr");
-		b_nested(pn, "tree_node", b_find(b, "rb_node"));
-		b_field(pn, "usage_in_excess", L, L, "plain");
-		b_field(pn, "on_tree", 1, 1, "plain");
-		b_field(pn, "memcg", P, P, "ptr");
-	}
-	b_end(pn);
-}
-
-static void layout_name(const struct pn_knobs *k, char *buf, size_t len)
-{
-	snprintf(buf, len, "per_node-%s-z%d%s", version_names[k->version], k->zones,
-		 k->lru_gen ? "-lrugen" : "");
-}
-
-/* layout_text - the builder's structs in the layout file format (malloc'd). */
-static char *layout_text(const struct builder *b, const struct pn_knobs *k)
-{
-	size_t cap = 16384, len = 0;
-	char *t = malloc(cap), name[LAYOUT_NAME_MAX];
-
-	if (!t)
-		return NULL;
-	layout_name(k, name, sizeof(name));
-	len += (size_t)snprintf(t + len, cap - len,
-				"layout %s\ndesc struct mem_cgroup_per_node at %s, x86_64, "
-				"MAX_NR_ZONES=%d, LRU_GEN=%s, ZSWAP=y (computed by per_node.c)\n",
-				name, version_names[k->version], k->zones, k->lru_gen ? "y" : "n");
-	for (int i = 0; i < b->n && len < cap; i++) {
-		const struct bstruct *s = &b->s[i];
-
-		len += (size_t)snprintf(t + len, cap - len, "struct %s size %zu align %zu\n",
-					s->name, s->size, s->align);
-		for (int j = 0; j < s->n && len < cap; j++)
-			len +=
-			    (size_t)snprintf(t + len, cap - len, "\t%s %zu %zu %s\n", s->f[j].name,
-					     s->f[j].off, s->f[j].size, s->f[j].kind);
-		if (len < cap)
-			len += (size_t)snprintf(t + len, cap - len, "end\n");
-	}
-	if (len >= cap) {
-		free(t);
-		return NULL;
-	}
-	return t;
-}
-
-static int knobs_from_cfg(const struct bench_cfg *cfg, struct pn_knobs *k, char *err, size_t errlen)
-{
-	const char *v = bench_str(cfg, "layout");
-
-	memset(k, 0, sizeof(*k));
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(v, version_names[i]))
-			k->version = (enum pn_version)i;
-	k->zones = (int)bench_long(cfg, "zones");
-	k->lru_gen = !strcmp(bench_str(cfg, "lru_gen"), "on");
-	for (int i = 0; i < NR_LRU_LISTS; i++)
-		if (!strcmp(bench_str(cfg, "lru"), lru_names[i]))
-			k->lru = i;
-	if (k->version == PN_V60 && k->lru_gen) {
-		bench_error(err, errlen,
-			    "layout v6.0 with lru_gen=on: CONFIG_LRU_GEN arrived in v6.1 (select "
-			    "the presets with -p, e.g. -p regressed,fixed)");
-		return -1;
-	}
-	return 0;
-}
-
-/* pn_layout - the computed layout of @k, parsed (layout_free it). */
-static struct layout *pn_layout(const struct pn_knobs *k, char *err, size_t errlen)
-{
-	struct builder *b = calloc(1, sizeof(*b));
-	struct layout *l = NULL;
-	char *text;
-
-	if (!b) {
-		bench_error(err, errlen, "out of memory");
-		return NULL;
-	}
-	build(b, k);
-	text = layout_text(b, k);
-	if (text)
-		l = layout_parse(text, "per_node.c (computed)", err, errlen);
-	else
-		bench_error(err, errlen, "layout text too long");
-	free(text);
-	free(b);
-	return l;
-}
+#include "per_node_layout.h"
+#include "qspinlock.h"
 
 /* computed_layout - the layout of @cfg's preset and knobs, for the layout_fp column. */
 static struct layout *computed_layout(const struct bench_cfg *cfg)
@@ -323,204 +31,6 @@ static struct layout *computed_layout(const struct bench_cfg *cfg)
 	char err[256];
 
 	return knobs_from_cfg(cfg, &k, err, sizeof(err)) ? NULL : pn_layout(&k, err, sizeof(err));
-}
-
-/* kmalloc_size - the kmalloc size class of @size (power of two, naturally aligned). */
-static size_t kmalloc_size(size_t size)
-{
-	size_t k = 8;
-
-	while (k < size)
-		k <<= 1;
-	return k;
-}
-
-/* ---- the hot-line report (describe) ---- */
-
-struct item {
-	char name[160];
-	size_t off, size;
-};
-
-#define MAX_ITEMS 160
-
-/*
- * flatten - every leaf field of @s at @base, with the arrays the model indexes (lists,
- * lru_zone_size) expanded into their elements.
- */
-static int flatten(const struct builder *b, const struct bstruct *s, size_t base,
-		   const char *prefix, const struct pn_knobs *k, struct item *out, int n)
-{
-	for (int i = 0; i < s->n && n < MAX_ITEMS; i++) {
-		const struct bfield *f = &s->f[i];
-		const struct bstruct *t = b_find(b, f->kind);
-		char full[96];
-
-		snprintf(full, sizeof(full), "%s%s", prefix, f->name);
-		if (t) {
-			char p[100];
-
-			snprintf(p, sizeof(p), "%s.", full);
-			n = flatten(b, t, base + f->off, p, k, out, n);
-		} else if (!strcmp(f->name, "lists")) {
-			for (int l = 0; l < NR_LRU_LISTS && n < MAX_ITEMS; l++, n++) {
-				snprintf(out[n].name, sizeof(out[n].name), "%s[%s]", full,
-					 lru_names[l]);
-				out[n].off = base + f->off + (size_t)l * 16;
-				out[n].size = 16;
-			}
-		} else if (!strcmp(f->name, "lru_zone_size")) {
-			for (int z = 0; z < k->zones; z++)
-				for (int l = 0; l < NR_LRU_LISTS && n < MAX_ITEMS; l++, n++) {
-					snprintf(out[n].name, sizeof(out[n].name), "%s[%s][%s]",
-						 full, zone_names[z], lru_names[l]);
-					out[n].off = base + f->off +
-						     ((size_t)z * NR_LRU_LISTS + (size_t)l) * 8;
-					out[n].size = 8;
-				}
-		} else {
-			snprintf(out[n].name, sizeof(out[n].name), "%s", full);
-			out[n].off = base + f->off;
-			out[n].size = f->size;
-			n++;
-		}
-	}
-	return n;
-}
-
-static int item_find(const struct item *it, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(it[i].name, name))
-			return i;
-	return -1;
-}
-
-static int on_line(const struct item *it, size_t line, size_t lsz)
-{
-	return it->off / lsz <= line && line <= (it->off + it->size - 1) / lsz;
-}
-
-/* The hot fields of kernel-memcg.md 5.4 that are in this layout, as item indexes. */
-static void hot_sets(const struct item *it, int n, const struct pn_knobs *k, int *hr, int *nhr,
-		     int *hw, int *nhw)
-{
-	char name[96];
-	int i;
-
-	*nhr = *nhw = 0;
-	/* read on every stat update: __mod_lruvec_state, __mod_memcg_lruvec_state */
-	if ((i = item_find(it, n, "memcg")) >= 0)
-		hr[(*nhr)++] = i;
-	if ((i = item_find(it, n, "lruvec_stats_percpu")) >= 0)
-		hr[(*nhr)++] = i;
-	if ((i = item_find(it, n, "lruvec_stats")) >= 0) /* a pointer only after 70a64b7919cb */
-		hr[(*nhr)++] = i;
-	if ((i = item_find(it, n, "lruvec.pgdat")) >= 0)
-		hr[(*nhr)++] = i;
-	/* written on LRU add/remove, by aging, by reclaim iterators */
-	if ((i = item_find(it, n, "lruvec.lru_lock")) >= 0)
-		hw[(*nhw)++] = i;
-	snprintf(name, sizeof(name), "lruvec.lists[%s]", lru_names[k->lru]);
-	if ((i = item_find(it, n, name)) >= 0)
-		hw[(*nhw)++] = i;
-	snprintf(name, sizeof(name), "lru_zone_size[%s][%s]", zone_names[ZONE_NORMAL],
-		 lru_names[k->lru]);
-	if ((i = item_find(it, n, name)) >= 0)
-		hw[(*nhw)++] = i;
-	if ((i = item_find(it, n, "lruvec.nonresident_age")) >= 0)
-		hw[(*nhw)++] = i;
-	if ((i = item_find(it, n, "iter.position")) >= 0)
-		hw[(*nhw)++] = i;
-	if ((i = item_find(it, n, "iter.generation")) >= 0)
-		hw[(*nhw)++] = i;
-}
-
-/* append - "a, b, c" lists into a fixed buffer. */
-static void append(char *buf, size_t len, const char *s)
-{
-	size_t n = strlen(buf);
-
-	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", s);
-}
-
-/*
- * sharing - one output line per @lsz-byte line of the struct that holds a hot-read and a
- * hot-written field ("none" when there is no such line). Returns how many lines shared.
- */
-static int sharing(const struct item *it, const int *hr, int nhr, const int *hw, int nhw,
-		   size_t size, size_t lsz, const char *what,
-		   void (*out)(void *arg, const char *line), void *arg)
-{
-	char line[1024];
-	int found = 0;
-
-	for (size_t ln = 0; ln * lsz < size; ln++) {
-		char r[512] = "", w[512] = "";
-
-		for (int i = 0; i < nhr; i++)
-			if (on_line(&it[hr[i]], ln, lsz))
-				append(r, sizeof(r), it[hr[i]].name);
-		for (int i = 0; i < nhw; i++)
-			if (on_line(&it[hw[i]], ln, lsz))
-				append(w, sizeof(w), it[hw[i]].name);
-		if (!r[0] || !w[0])
-			continue;
-		snprintf(line, sizeof(line), "%s: bytes %zu-%zu: %s / %s", what, ln * lsz,
-			 (ln + 1) * lsz - 1, r, w);
-		out(arg, line);
-		found++;
-	}
-	if (!found) {
-		snprintf(line, sizeof(line), "%s: none", what);
-		out(arg, line);
-	}
-	return found;
-}
-
-static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const char *line),
-		     void *arg)
-{
-	struct builder *b = calloc(1, sizeof(*b));
-	struct item *it = calloc(MAX_ITEMS, sizeof(*it));
-	int hr[8], hw[8], nhr, nhw, n;
-	const struct bstruct *pn;
-	char line[1024], err[256], name[LAYOUT_NAME_MAX];
-	struct pn_knobs k;
-
-	if (!b || !it || knobs_from_cfg(cfg, &k, err, sizeof(err))) {
-		free(b);
-		free(it);
-		return;
-	}
-	build(b, &k);
-	pn = b_find(b, "mem_cgroup_per_node");
-	n = flatten(b, pn, 0, "", &k, it, 0);
-	hot_sets(it, n, &k, hr, &nhr, hw, &nhw);
-	layout_name(&k, name, sizeof(name));
-	snprintf(line, sizeof(line), "layout %s: struct mem_cgroup_per_node %zu B in kmalloc-%zu",
-		 name, pn->size, kmalloc_size(pn->size));
-	out(arg, line);
-	for (int pass = 0; pass < 2; pass++) {
-		const int *set = pass ? hw : hr, nset = pass ? nhw : nhr;
-		char list[900] = "";
-
-		for (int i = 0; i < nset; i++) {
-			char f[200];
-
-			snprintf(f, sizeof(f), "%s %zu (line %zu)", it[set[i]].name, it[set[i]].off,
-				 it[set[i]].off / 64);
-			append(list, sizeof(list), f);
-		}
-		snprintf(line, sizeof(line), "%s: %s", pass ? "hot-written" : "hot-read", list);
-		out(arg, line);
-	}
-	sharing(it, hr, nhr, hw, nhw, pn->size, 64, "64-byte lines shared by hot-read/hot-written",
-		out, arg);
-	sharing(it, hr, nhr, hw, nhw, pn->size, 128,
-		"128-byte pairs (adjacent-line prefetch) shared", out, arg);
-	free(b);
-	free(it);
 }
 
 /* ---- the model ---- */
@@ -532,6 +42,8 @@ struct pn_offs {
 	long zone_size;		 /* lru_zone_size[ZONE_NORMAL][lru] */
 	int lru, mapped_idx;
 	int use_list; /* LRU_UNEVICTABLE folios are on no list */
+	int qspin;    /* lru_lock is a qspinlock (else a test-and-set lock) */
+	long fbatch;  /* folios per lru_lock hold: PAGEVEC_SIZE */
 };
 
 #define PN(base, f) ((pc_word *)((base) + o->f))
@@ -542,27 +54,32 @@ struct pn_shared {
 	struct pn_offs o;
 	struct memcg_rstat rstat;
 	struct memcg_globals *globals;
-	int npn;      /* 1 (shared) or one per thread (private) */
-	char **pn;    /* the modelled struct mem_cgroup_per_node objects */
-	char **memcg; /* what pn->memcg points to (its per-CPU stats found from it) */
-	char **pcpu;  /* the per-CPU base pn->lruvec_stats_percpu holds */
-	char **stats; /* what pn->lruvec_stats points to (70a64b7919cb and later) */
-	char *pgdat;  /* the node, lruvec.pgdat */
+	struct qspin_nodes q; /* the per-CPU MCS nodes, one 128-byte block per thread */
+	int npn;	      /* 1 (shared) or one per thread (private) */
+	char **pn;	      /* the modelled struct mem_cgroup_per_node objects */
+	char **memcg;	      /* what pn->memcg points to (its per-CPU stats found from it) */
+	char **pcpu;	      /* the per-CPU base pn->lruvec_stats_percpu holds */
+	char **stats;	      /* what pn->lruvec_stats points to (70a64b7919cb and later) */
+	char *pgdat;	      /* the node, lruvec.pgdat */
 	char (*names)[16];
-	struct layout *layout, *glayout;
+	struct layout *layout, *glayout, *qlayout;
 	long depth;
 };
 
 /*
  * One thread = one CPU: its per-CPU statistics blocks (node, memcg, lruvec) are its own,
- * found the kernel's way, pointer + this CPU's offset, from the pointers it loads.
+ * found the kernel's way, pointer + this CPU's offset, from the pointers it loads. Its
+ * folios are a ring of depth + fbatch struct pages: `live` mapped ones (the newest `nadd`
+ * of them still in the CPU's lru_add folio batch, not yet on the LRU) and, behind them,
+ * `nfree` unmapped ones in the batch being freed, still on the LRU.
  */
 struct pn_thread {
 	char *pn;
+	int cpu;
 	long node_off, memcg_off, pcpu_off;
 	long stats_updates; /* memcg_rstat_updated's per-CPU counter */
-	char *pages;	    /* depth struct pages of 64 bytes: this thread's folios */
-	long depth, next, filled;
+	char *pages;	    /* ring struct pages of 64 bytes: this thread's folios */
+	long ring, next, live, nadd, nfree;
 	long *node_stats, *memcg_stats, *lruvec_stats;
 	char *blocks;
 };
@@ -609,14 +126,34 @@ static inline void update_lru_size(const struct pn_offs *o, const struct memcg_r
 		pc_store(zs, size + n);
 }
 
-/* lru_add - folio_lruvec_lock, lruvec_add_folio (update_lru_size, list_add), unlock. */
-static inline void lru_add(const struct pn_offs *o, const struct memcg_rstat *r,
-			   struct pn_thread *st, char *pn, char *lh)
+/* lruvec_lock / unlock - folio_lruvec_lock_irqsave on lru_lock: a qspinlock, or test-and-set. */
+static inline void lruvec_lock(const struct pn_offs *o, const struct qspin_nodes *q,
+			       const struct pn_thread *st, char *pn)
 {
 	pc_lock *lock = (pc_lock *)(pn + o->lock);
+
+	if (o->qspin)
+		queued_spin_lock(lock, q, st->cpu);
+	else
+		pc_spin_lock(lock);
+}
+
+static inline void lruvec_unlock(const struct pn_offs *o, char *pn)
+{
+	pc_lock *lock = (pc_lock *)(pn + o->lock);
+
+	if (o->qspin)
+		queued_spin_unlock(lock);
+	else
+		pc_spin_unlock(lock);
+}
+
+/* lruvec_add_folio - update_lru_size, list_add (lru_lock held). */
+static inline void lruvec_add_folio(const struct pn_offs *o, const struct memcg_rstat *r,
+				    struct pn_thread *st, char *pn, char *lh)
+{
 	char *head = pn + o->list, *next;
 
-	pc_spin_lock(lock);
 	update_lru_size(o, r, st, pn, 1);
 	if (o->use_list) {
 		next = pc_load_ptr(LNEXT(head));
@@ -625,16 +162,12 @@ static inline void lru_add(const struct pn_offs *o, const struct memcg_rstat *r,
 		pc_store_ptr(LPREV(lh), head);
 		pc_store_ptr(LNEXT(head), lh);
 	}
-	pc_spin_unlock(lock);
 }
 
-/* lru_del - folio_lruvec_lock, lruvec_del_folio (list_del, update_lru_size), unlock. */
-static inline void lru_del(const struct pn_offs *o, const struct memcg_rstat *r,
-			   struct pn_thread *st, char *pn, char *lh)
+/* lruvec_del_folio - list_del, update_lru_size (lru_lock held). */
+static inline void lruvec_del_folio(const struct pn_offs *o, const struct memcg_rstat *r,
+				    struct pn_thread *st, char *pn, char *lh)
 {
-	pc_lock *lock = (pc_lock *)(pn + o->lock);
-
-	pc_spin_lock(lock);
 	if (o->use_list) {
 		char *prev = pc_load_ptr(LPREV(lh)), *next = pc_load_ptr(LNEXT(lh));
 
@@ -644,23 +177,74 @@ static inline void lru_del(const struct pn_offs *o, const struct memcg_rstat *r,
 		pc_store(LPREV(lh), LIST_POISON2);
 	}
 	update_lru_size(o, r, st, pn, -1);
-	pc_spin_unlock(lock);
 }
 
-/* unmap_free - the page's rmap stat goes down (munmap), then it leaves the LRU (free). */
-static inline void unmap_free(const struct pn_offs *o, const struct memcg_rstat *r,
-			      struct pn_thread *st, char *lh)
+/* page_lru - the lru list_head of ring slot @i (mod ring). */
+static inline char *page_lru(const struct pn_thread *st, long i)
+{
+	i %= st->ring;
+	if (i < 0)
+		i += st->ring;
+	return st->pages + i * PAGE_STRUCT + PAGE_LRU;
+}
+
+/*
+ * lru_add_drain - folio_batch_move_lru of the CPU's lru_add batch: lru_lock once, every
+ * folio of the batch added (the newest nadd mapped slots, oldest first), unlock.
+ */
+static inline void lru_add_drain(const struct pn_offs *o, const struct memcg_rstat *r,
+				 const struct qspin_nodes *q, struct pn_thread *st)
+{
+	if (!st->nadd)
+		return;
+	lruvec_lock(o, q, st, st->pn);
+	for (long i = st->nadd; i > 0; i--)
+		lruvec_add_folio(o, r, st, st->pn, page_lru(st, st->next - i));
+	lruvec_unlock(o, st->pn);
+	st->nadd = 0;
+}
+
+/*
+ * free_batch - folios_put_refs of the unmapped batch: lru_lock once (relocked only when the
+ * lruvec changes, never here), every folio deleted from the LRU, unlock; the slots are free.
+ */
+static inline void free_batch(const struct pn_offs *o, const struct memcg_rstat *r,
+			      const struct qspin_nodes *q, struct pn_thread *st)
+{
+	if (!st->nfree)
+		return;
+	lruvec_lock(o, q, st, st->pn);
+	for (long i = st->nfree; i > 0; i--)
+		lruvec_del_folio(o, r, st, st->pn, page_lru(st, st->next - st->live - i));
+	lruvec_unlock(o, st->pn);
+	st->nfree = 0;
+}
+
+/*
+ * unmap_oldest - zap of the oldest mapped page: its rmap stat goes down, it joins the batch
+ * being freed, which goes to the LRU code (and the lock) once it holds fbatch folios.
+ */
+static inline void unmap_oldest(const struct pn_offs *o, const struct memcg_rstat *r,
+				const struct qspin_nodes *q, struct pn_thread *st)
 {
 	mod_lruvec_state(o, r, st, st->pn, o->mapped_idx, -1);
-	lru_del(o, r, st, st->pn, lh);
+	st->live--;
+	if (++st->nfree == o->fbatch)
+		free_batch(o, r, q, st);
 }
 
-/* fault - the new anon folio's rmap stat goes up, then it is added to the LRU. */
-static inline void fault(const struct pn_offs *o, const struct memcg_rstat *r, struct pn_thread *st,
-			 char *lh)
+/*
+ * fault - a new folio in the next slot: its rmap stat goes up and it joins the CPU's
+ * lru_add batch (folio_add_lru), which is drained to the LRU once it holds fbatch folios.
+ */
+static inline void fault(const struct pn_offs *o, const struct memcg_rstat *r,
+			 const struct qspin_nodes *q, struct pn_thread *st)
 {
 	mod_lruvec_state(o, r, st, st->pn, o->mapped_idx, 1);
-	lru_add(o, r, st, st->pn, lh);
+	st->next++;
+	st->live++;
+	if (++st->nadd == o->fbatch)
+		lru_add_drain(o, r, q, st);
 }
 
 static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
@@ -668,6 +252,13 @@ static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 	struct pn_knobs k;
 	struct layout *l;
 
+	if (bench_long(cfg, "depth") < bench_long(cfg, "fbatch")) {
+		bench_error(err, errlen,
+			    "depth=%ld below fbatch=%ld: the oldest mapped page would still be in "
+			    "the lru_add batch when it is unmapped",
+			    bench_long(cfg, "depth"), bench_long(cfg, "fbatch"));
+		return -1;
+	}
 	if (knobs_from_cfg(cfg, &k, err, errlen))
 		return -1;
 	l = pn_layout(&k, err, errlen);
@@ -682,21 +273,27 @@ static void teardown(void *shared);
 static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 {
 	const size_t stats_size = 3 * NR_VM_NODE_STAT_ITEMS * sizeof(long);
+	const int threads = bench_threads(cfg);
 	struct pn_shared *s;
 	struct pn_offs *o;
 	struct pn_knobs k;
 	long lists, size;
+	char *qtext;
 	int npn;
 
 	if (knobs_from_cfg(cfg, &k, err, errlen))
 		return NULL;
-	npn = !strcmp(bench_workload_name(cfg), "private") ? bench_threads(cfg) : 1;
+	npn = !strcmp(bench_workload_name(cfg), "private") ? threads : 1;
 	s = bench_alloc(sizeof(*s), BENCH_PAD);
 	s->layout = pn_layout(&k, err, errlen);
 	s->glayout = layout_parse(MEMCG_GLOBALS_LAYOUT, "memcg.h", err, errlen);
-	if (!s->layout || !s->glayout) {
+	qtext = qspin_layout_text(threads);
+	s->qlayout = qtext ? layout_parse(qtext, "qspinlock.h", err, errlen) : NULL;
+	free(qtext);
+	if (!s->layout || !s->glayout || !s->qlayout) {
 		layout_free(s->layout);
 		layout_free(s->glayout);
+		layout_free(s->qlayout);
 		bench_free(s);
 		return NULL;
 	}
@@ -712,15 +309,19 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	o->lru = k.lru;
 	o->mapped_idx = k.lru >= 2 ? NR_ANON_MAPPED + 1 : NR_ANON_MAPPED; /* NR_FILE_MAPPED */
 	o->use_list = k.lru != NR_LRU_LISTS - 1;
+	o->qspin = !strcmp(bench_str(cfg, "lock"), "qspinlock");
+	o->fbatch = bench_long(cfg, "fbatch");
 	size = (long)layout_find_struct(s->layout, "mem_cgroup_per_node")->size;
 
 	s->globals = bench_alloc(sizeof(*s->globals), BENCH_PAD);
 	s->rstat = (struct memcg_rstat){
 	    .threshold = &s->globals->stats_flush_threshold,
 	    .batch = bench_long(cfg, "batch"),
-	    .online_cpus = bench_threads(cfg),
+	    .online_cpus = threads,
 	    .unconditional = !strcmp(bench_str(cfg, "flush"), "unconditional"),
 	};
+	s->q.ncpus = threads;
+	s->q.nodes = bench_alloc((size_t)threads * QNODE_STRIDE, QNODE_STRIDE);
 	s->depth = bench_long(cfg, "depth");
 	s->npn = npn;
 	s->pn = calloc((size_t)npn, sizeof(char *));
@@ -779,8 +380,10 @@ static void teardown(void *shared)
 	free(s->names);
 	bench_free(s->pgdat);
 	bench_free(s->globals);
+	bench_free(s->q.nodes);
 	layout_free(s->layout);
 	layout_free(s->glayout);
+	layout_free(s->qlayout);
 	bench_free(s);
 }
 
@@ -796,6 +399,7 @@ static void *thread_setup(void *shared, int thread)
 		return NULL;
 	}
 	st->pn = s->pn[i];
+	st->cpu = thread;
 	st->blocks = bench_alloc(3 * block, BENCH_PAD);
 	st->node_stats = (long *)st->blocks;
 	st->memcg_stats = (long *)(st->blocks + block);
@@ -804,8 +408,8 @@ static void *thread_setup(void *shared, int thread)
 	st->node_off = (long)((uintptr_t)st->node_stats - (uintptr_t)s->pgdat);
 	st->memcg_off = (long)((uintptr_t)st->memcg_stats - (uintptr_t)s->memcg[i]);
 	st->pcpu_off = (long)((uintptr_t)st->lruvec_stats - (uintptr_t)s->pcpu[i]);
-	st->depth = s->depth;
-	st->pages = bench_alloc((size_t)st->depth * PAGE_STRUCT, 64);
+	st->ring = s->depth + s->o.fbatch;
+	st->pages = bench_alloc((size_t)st->ring * PAGE_STRUCT, 64);
 	return st;
 }
 
@@ -814,19 +418,21 @@ static void thread_teardown(void *shared, void *tstate)
 	struct pn_shared *s = shared;
 	struct pn_thread *st = tstate;
 
-	/* Unmap and free what this thread still has on the LRU. */
-	for (long i = 0; i < st->filled; i++)
-		unmap_free(&s->o, &s->rstat, st, st->pages + i * PAGE_STRUCT + PAGE_LRU);
-	st->filled = st->next = 0;
+	/* Drain the lru_add batch, then unmap and free everything still mapped. */
+	lru_add_drain(&s->o, &s->rstat, &s->q, st);
+	while (st->live)
+		unmap_oldest(&s->o, &s->rstat, &s->q, st);
+	free_batch(&s->o, &s->rstat, &s->q, st);
+	st->next = 0;
 	bench_free(st->pages);
 	bench_free(st->blocks);
 	bench_free(st);
 }
 
 /*
- * run - one operation is one page's worth of page_fault2: fault it in (rmap stat + LRU add
- * under lru_lock) and, once the thread has `depth` pages on the LRU, first unmap and free
- * the oldest (rmap stat + LRU delete under lru_lock), whose struct page is then reused.
+ * run - one operation is one page's worth of page_fault2: once `depth` pages are mapped,
+ * first unmap the oldest (its stat; every fbatch of them leave the LRU under one lru_lock
+ * hold), then fault a new one (its stat; every fbatch of them join the LRU under one hold).
  */
 static uint64_t run(void *shared, void *tstate, uint64_t n)
 {
@@ -834,17 +440,12 @@ static uint64_t run(void *shared, void *tstate, uint64_t n)
 	struct pn_thread *st = tstate;
 	const struct pn_offs local = s->o, *o = &local;
 	const struct memcg_rstat rstat = s->rstat, *r = &rstat;
+	const long depth = s->depth;
 
 	for (uint64_t i = 0; i < n; i++) {
-		char *lh = st->pages + st->next * PAGE_STRUCT + PAGE_LRU;
-
-		if (st->filled == st->depth)
-			unmap_free(o, r, st, lh);
-		else
-			st->filled++;
-		fault(o, r, st, lh);
-		if (++st->next == st->depth)
-			st->next = 0;
+		if (st->live == depth)
+			unmap_oldest(o, r, &s->q, st);
+		fault(o, r, &s->q, st);
 	}
 	return n;
 }
@@ -860,6 +461,8 @@ static int objects(void *shared, struct bench_object *out, int max)
 	if (n < max)
 		out[n++] = (struct bench_object){"stats_flush_threshold", "memcg_globals",
 						 s->globals, s->glayout};
+	if (n < max && s->o.qspin)
+		out[n++] = (struct bench_object){"qnodes", "qnodes", s->q.nodes, s->qlayout};
 	return n;
 }
 
@@ -874,11 +477,26 @@ static const struct bench_param params[] = {
      "CONFIG_LRU_GEN: a large lrugen block inside struct lruvec (MGLRU built "
      "in, off at runtime)",
      "off|on", 0, 0},
+    {"zswap", "on",
+     "CONFIG_ZSWAP: struct zswap_lruvec_state (8 B) at the end of struct lruvec (v6.8+)", "on|off",
+     0, 0},
+    {"spinlock", "4",
+     "sizeof(spinlock_t): 4 (no lock debugging), 24 (DEBUG_SPINLOCK), 64 (DEBUG_SPINLOCK + "
+     "DEBUG_LOCK_ALLOC)",
+     "4|24|64", 0, 0},
     {"lru", "inactive_anon", "the LRU list the faulted pages go to",
      "inactive_anon|active_anon|inactive_file|active_file", 0, 0},
     {"depth", "64", "pages each thread keeps on the LRU before it frees its oldest", NULL, 1,
      1 << 16},
     {"batch", "64", "MEMCG_CHARGE_BATCH, the rstat update batch (32 up to v6.0)", NULL, 1, 1 << 20},
+    {"fbatch", "31",
+     "folios per lru_lock hold (PAGEVEC_SIZE of the lru_add and free folio batches: 31 from "
+     "v6.9-rc2, 9cecde80aae0; 15 before)",
+     NULL, 1, 1024},
+    {"lock", "qspinlock",
+     "lru_lock: qspinlock (the kernel's: waiters past the first queue on their own MCS node) "
+     "or tas (every waiter spins on the lock word)",
+     "qspinlock|tas", 0, 0},
     {"flush", "capped",
      "stats_flush_threshold add: capped (at num_online_cpus, v6.0+) or unconditional (before Jul "
      "2022)",
@@ -888,15 +506,15 @@ static const struct bench_param params[] = {
 
 static const struct bench_preset presets[] = {
     {"regressed", "70a64b7919cb: lruvec_stats became a pointer next to lru_zone_size",
-     "layout=70a64b7919cb zones=5 lru_gen=off batch=64"},
+     "layout=70a64b7919cb zones=5 lru_gen=off batch=64 fbatch=31"},
     {"fixed", "the 2024 rearrangement: read-mostly pointers first, hot fields last",
-     "layout=fix-2024 zones=5 lru_gen=off batch=64"},
+     "layout=fix-2024 zones=5 lru_gen=off batch=64 fbatch=31"},
     {"regressed-lrugen", "70a64b7919cb with CONFIG_LRU_GEN=y (lrugen inside lruvec)",
-     "layout=70a64b7919cb zones=5 lru_gen=on batch=64"},
+     "layout=70a64b7919cb zones=5 lru_gen=on batch=64 fbatch=31"},
     {"fixed-lrugen", "the fix with CONFIG_LRU_GEN=y",
-     "layout=fix-2024 zones=5 lru_gen=on batch=64"},
+     "layout=fix-2024 zones=5 lru_gen=on batch=64 fbatch=31"},
     {"v6.0", "v6.0: the embedded lruvec_stats array between the pointers and lru_zone_size",
-     "layout=v6.0 zones=5 lru_gen=off batch=32"},
+     "layout=v6.0 zones=5 lru_gen=off batch=32 fbatch=15"},
     {NULL},
 };
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "model.h"
 #include "check.h"
 #include "scenario_inst.h"
 
@@ -211,7 +212,8 @@ static void test_offsets_one(const char *preset, char *const *user, int nuser,
 		inst_close(&in);
 		return;
 	}
-	CHECK(in.nobj == 2, "%s: %d objects, want pn and stats_flush_threshold", in.label, in.nobj);
+	CHECK(in.nobj == 3, "%s: %d objects, want pn, stats_flush_threshold and qnodes", in.label,
+	      in.nobj);
 	CHECK(!strcmp(in.obj[0].sname, PN), "%s: object 0 is a %s", in.label, in.obj[0].sname);
 	check_expect(&in, e, n);
 	snprintf(what, sizeof(what), "%s: per-node struct base %% kmalloc-%ld", in.label, kmalloc);
@@ -335,42 +337,66 @@ static void explore(void)
 	static const char *const versions[] = {"70a64b7919cb", "fix-2024", "v6.0"};
 	static const char *const lrus[] = {"inactive_anon", "active_anon", "inactive_file",
 					   "active_file"};
+	static const char *const spinlocks[] = {"4", "24", "64"};
 	const struct scenario *sc = scenario_find("per_node");
-	int shared64 = 0, total = 0;
+	int shared64 = 0, shared128_reg = 0, total = 0, total_reg = 0;
 
 	for (size_t v = 0; v < ARRAY_SIZE(versions); v++)
 		for (int z = 4; z <= 5; z++)
 			for (int g = 0; g < 2; g++)
-				for (size_t l = 0; l < ARRAY_SIZE(lrus); l++) {
-					char p1[64], p2[32], p3[32], p4[64], err[512];
-					char *user[] = {p1, p2, p3, p4};
-					struct bench_cfg *cfg;
+				for (int zs = 0; zs < 2; zs++)
+					for (size_t sl = 0; sl < ARRAY_SIZE(spinlocks); sl++)
+						for (size_t l = 0; l < ARRAY_SIZE(lrus); l++) {
+							char p[6][64], err[512];
+							char *user[] = {p[0], p[1], p[2],
+									p[3], p[4], p[5]};
+							struct bench_cfg *cfg;
+							int any128 = 0;
 
-					snprintf(p1, sizeof(p1), "layout=%s", versions[v]);
-					snprintf(p2, sizeof(p2), "zones=%d", z);
-					snprintf(p3, sizeof(p3), "lru_gen=%s", g ? "on" : "off");
-					snprintf(p4, sizeof(p4), "lru=%s", lrus[l]);
-					cfg = cfg_new(sc, preset_find(sc, "regressed"),
-						      workload_find(sc, "shared"), 1, user, 4, err,
-						      sizeof(err));
-					if (!cfg)
-						continue; /* v6.0 with lru_gen=on */
-					nlines = 0;
-					sc->describe(cfg, collect, NULL);
-					total++;
-					for (int i = 0; i < nlines; i++)
-						if (!strncmp(lines[i], "64-byte", 7) &&
-						    !strstr(lines[i], ": none")) {
-							shared64++;
-							printf("  %s %s %s %s: %s\n", p1, p2, p3,
-							       p4, lines[i]);
+							snprintf(p[0], sizeof(p[0]), "layout=%s",
+								 versions[v]);
+							snprintf(p[1], sizeof(p[1]), "zones=%d", z);
+							snprintf(p[2], sizeof(p[2]), "lru_gen=%s",
+								 g ? "on" : "off");
+							snprintf(p[3], sizeof(p[3]), "lru=%s",
+								 lrus[l]);
+							snprintf(p[4], sizeof(p[4]), "zswap=%s",
+								 zs ? "on" : "off");
+							snprintf(p[5], sizeof(p[5]), "spinlock=%s",
+								 spinlocks[sl]);
+							cfg = cfg_new(sc,
+								      preset_find(sc, "regressed"),
+								      workload_find(sc, "shared"),
+								      1, user, 6, err, sizeof(err));
+							if (!cfg)
+								continue; /* v6.0 with lru_gen=on */
+							nlines = 0;
+							sc->describe(cfg, collect, NULL);
+							total++;
+							total_reg += v == 0;
+							for (int i = 0; i < nlines; i++) {
+								if (!strncmp(lines[i], "64-byte",
+									     7) &&
+								    !strstr(lines[i], ": none")) {
+									shared64++;
+									printf("  %s %s %s %s %s "
+									       "%s: %s\n",
+									       p[0], p[1], p[2],
+									       p[3], p[4], p[5],
+									       lines[i]);
+								}
+								any128 |=
+								    !strncmp(lines[i], "128-byte",
+									     8) &&
+								    !strstr(lines[i], ": none");
+							}
+							shared128_reg += v == 0 && any128;
+							cfg_free(cfg);
 						}
-					cfg_free(cfg);
-				}
 	printf("knob combinations with a 64-byte line shared by hot-read and hot-written "
-	       "fields: %d of %d\n",
-	       shared64, total);
-	CHECK(total == 3 * 2 * 2 * 4 - 2 * 4, "explored %d configurations", total);
+	       "fields: %d of %d; 70a64b7919cb with a shared 128-byte pair: %d of %d\n",
+	       shared64, total, shared128_reg, total_reg);
+	CHECK(total == 3 * 2 * 2 * 2 * 3 * 4 - 2 * 2 * 3 * 4, "explored %d configurations", total);
 }
 
 /* ---- the list, read through the layout ---- */
@@ -433,30 +459,37 @@ static void seq_hook(enum pc_op op, const volatile void *addr, unsigned size, co
 }
 
 /*
- * rstat_sim - stats_flush_threshold after @k operations of one thread with @depth pages,
- * simulated by hand: an op makes 2 stat updates of |1| (fault: NR_ANON_MAPPED and the LRU
- * size), plus 2 when it first frees the oldest page (from op depth on); past the batch the
- * global grows by x / batch while it is <= the thread count (1), or always.
+ * By hand, one thread, depth D, folio batch B: after k operations k pages were faulted,
+ * min(k, D) are mapped and u = max(0, k - D) unmapped. The lru_add batch is drained (one
+ * lru_lock hold) at every B-th fault and the free batch at every B-th unmap, so
+ * (k / B) * B pages were added to the LRU and (u / B) * B deleted from it.
  */
-static long rstat_sim(long k, long depth, long batch, int unconditional)
+static long lru_pages(long k, long depth, long b)
 {
-	long x = 0, thr = 0;
+	long u = k > depth ? k - depth : 0;
 
-	for (long i = 0; i < k; i++)
-		for (int u = 0; u < (i >= depth ? 4 : 2); u++) {
-			if (++x > batch) {
-				if (unconditional || thr <= 1)
-					thr += x / batch;
-				x = 0;
-			}
-		}
-	return thr;
+	return k / b * b - u / b * b;
 }
 
-static void test_sequential(const char *preset, const char *flush)
+/*
+ * rstat_sim - stats_flush_threshold after @k ops: every stat update is |1| (a fault's and an
+ * unmap's rmap stat, each page's LRU size when it is added or deleted), so the per-CPU count
+ * passes the batch at every (batch + 1)-th update, adding (batch + 1) / batch = 1 while the
+ * global is <= the thread count (1), or always.
+ */
+static long rstat_sim(long k, long depth, long b, long batch, int unconditional)
 {
-	const long depth = 8, ks[] = {1, 5, 8, 9, 20, 100};
-	char fl[64], *user[] = {"depth=8", fl};
+	long u = k > depth ? k - depth : 0;
+	long updates = k + u + k / b * b + u / b * b, crossings = updates / (batch + 1);
+
+	return unconditional ? crossings : (crossings < 2 ? crossings : 2);
+}
+
+static void test_sequential(const char *preset, const char *flush, const char *lock)
+{
+	const long depth = 8, b = 4, ks[] = {1, 3, 4, 5, 8, 9, 12, 20, 100};
+	char fl[64], lk_[64], *user[] = {"depth=8", "fbatch=4", fl, lk_};
+	const int qspin = !strcmp(lock, "qspinlock");
 	const struct scenario *sc;
 	struct inst in;
 	char what[300];
@@ -465,7 +498,8 @@ static void test_sequential(const char *preset, const char *flush)
 	void *ts;
 
 	snprintf(fl, sizeof(fl), "flush=%s", flush);
-	if (inst_open(&in, "per_node", preset, "shared", 1, user, 2, 0)) {
+	snprintf(lk_, sizeof(lk_), "lock=%s", lock);
+	if (inst_open(&in, "per_node", preset, "shared", 1, user, 4, 0)) {
 		inst_close(&in);
 		return;
 	}
@@ -492,7 +526,7 @@ static void test_sequential(const char *preset, const char *flush)
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(ks); i++) {
-		long want = ks[i] < depth ? ks[i] : depth;
+		long want = lru_pages(ks[i], depth, b);
 
 		if (ks[i] == 100) { /* count the accesses of the ops 21..100 (steady state) */
 			memset(tr.n, 0, sizeof(tr.n));
@@ -503,27 +537,47 @@ static void test_sequential(const char *preset, const char *flush)
 			 ks[i] - done);
 		pc_trace_hook = NULL;
 		if (ks[i] == 100) {
-			const long ops = 80;
-			static const struct {
+			/*
+			 * 80 ops: faults 21..100 drain the lru_add batch at 24, 28, ..., 100 (20
+			 * holds) and unmaps 13..92 free at 16, 20, ..., 92 (20 holds): 40 holds,
+			 * 0.5 per op = 2 / B. Uncontended, a qspinlock hold is one cmpxchg and one
+			 * 1-byte store (the test-and-set lock: one lock, one unlock). Per op: 4
+			 * stat updates (fault, unmap, the added and the deleted page), each reading
+			 * pgdat, memcg and lruvec_stats_percpu; lru_zone_size read and written
+			 * twice; head.next read and written once (list_add); head.prev written once
+			 * (the deleted page is the oldest, next to the head).
+			 */
+			const long ops = 80, holds = 40;
+			const struct {
 				int h, op;
-				long per_op;
+				long n;
 			} inv[] = {
-			    {H_LOCK, PC_OP_LOCK, 2},	   {H_LOCK, PC_OP_UNLOCK, 2},
-			    {H_MEMCG, PC_OP_LOAD, 4},	   {H_PCPU, PC_OP_LOAD, 4},
-			    {H_PGDAT, PC_OP_LOAD, 4},	   {H_ZONE, PC_OP_LOAD, 2},
-			    {H_ZONE, PC_OP_STORE, 2},	   {H_HEAD_NEXT, PC_OP_LOAD, 1},
-			    {H_HEAD_NEXT, PC_OP_STORE, 1},
+			    {H_LOCK, qspin ? PC_OP_CMPXCHG : PC_OP_LOCK, holds},
+			    {H_LOCK, qspin ? PC_OP_STORE : PC_OP_UNLOCK, holds},
+			    {H_MEMCG, PC_OP_LOAD, 4 * ops},
+			    {H_PCPU, PC_OP_LOAD, 4 * ops},
+			    {H_PGDAT, PC_OP_LOAD, 4 * ops},
+			    {H_ZONE, PC_OP_LOAD, 2 * ops},
+			    {H_ZONE, PC_OP_STORE, 2 * ops},
+			    {H_HEAD_NEXT, PC_OP_LOAD, ops},
+			    {H_HEAD_NEXT, PC_OP_STORE, ops},
+			    {H_HEAD_PREV, PC_OP_STORE, ops},
 			};
+			long seen_lock = 0;
 
 			for (size_t j = 0; j < ARRAY_SIZE(inv); j++) {
-				snprintf(what, sizeof(what), "%s: %s %s per op", in.label,
-					 hot_names[inv[j].h], pc_op_name((enum pc_op)inv[j].op));
-				CHECK_EQ(what, tr.n[inv[j].h][inv[j].op], inv[j].per_op * ops);
+				snprintf(what, sizeof(what), "%s: %s %s in %ld ops", in.label,
+					 hot_names[inv[j].h], pc_op_name((enum pc_op)inv[j].op),
+					 ops);
+				CHECK_EQ(what, tr.n[inv[j].h][inv[j].op], inv[j].n);
 			}
+			for (int op = 0; op < PC_OP_COUNT; op++)
+				seen_lock += tr.n[H_LOCK][op];
+			snprintf(what, sizeof(what), "%s: every access to lru_lock", in.label);
+			CHECK_EQ(what, seen_lock, 2 * holds);
 			for (int h = 0; h < H_THRESH; h++)
 				for (int op = 0; op < PC_OP_COUNT; op++) {
-					if (op == PC_OP_LOAD || op == PC_OP_STORE ||
-					    op == PC_OP_LOCK || op == PC_OP_UNLOCK)
+					if (h == H_LOCK || op == PC_OP_LOAD || op == PC_OP_STORE)
 						continue;
 					snprintf(what, sizeof(what), "%s: %s %s", in.label,
 						 hot_names[h], pc_op_name((enum pc_op)op));
@@ -561,64 +615,62 @@ static void test_sequential(const char *preset, const char *flush)
 		snprintf(what, sizeof(what), "%s after %ld ops: stats_flush_threshold", in.label,
 			 done);
 		CHECK_EQ(what, atomic_load((pc_word *)in.obj[1].base),
-			 rstat_sim(done, depth, batch, !strcmp(flush, "unconditional")));
+			 rstat_sim(done, depth, b, batch, !strcmp(flush, "unconditional")));
 	}
+	/* the hand rule at a few points: 1 -> 0, 4 -> 4, 9 -> 8, 12 -> 8, 100 -> 8 */
+	CHECK(lru_pages(1, 8, 4) == 0 && lru_pages(4, 8, 4) == 4 && lru_pages(9, 8, 4) == 8 &&
+		  lru_pages(12, 8, 4) == 8 && lru_pages(100, 8, 4) == 8,
+	      "lru_pages hand values");
 	sc->thread_teardown(in.shared, ts);
 	snprintf(what, sizeof(what), "%s after thread_teardown: lru_zone_size", in.label);
 	CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), 0);
 	snprintf(what, sizeof(what), "%s after thread_teardown: list", in.label);
 	CHECK_EQ(what, list_check(what, pn + lists), 0);
+	snprintf(what, sizeof(what), "%s after thread_teardown: lru_lock word", in.label);
+	CHECK_EQ(what, (long)atomic_load((pc_lock *)tr.addr[H_LOCK]), 0);
 	inst_close(&in);
 }
 
 /* ---- 4. concurrency, and the lock-holder checker ---- */
 
 static struct {
-	const volatile void *lock;
+	const volatile void *lock, *zone;
 	atomic_int holders, max_holders, violations;
 } lk;
-static _Thread_local int lk_state; /* 0: outside, 1: lock called, 2: inside, counted */
+static _Thread_local int lk_inside;
 
 /*
- * holder_hook - pc_trace runs before each access, so a thread is inside lru_lock's critical
- * section from its first access to anything but the lock word after PC_OP_LOCK (a spinning
- * waiter reports loads of the lock word and a PC_OP_LOCK per new attempt) until its
- * PC_OP_UNLOCK: count it there.
+ * holder_hook - pc_trace runs before each access. A thread is inside lru_lock's critical
+ * section from its first access to lru_zone_size[NORMAL][inactive_anon] (touched only
+ * under the lock, in every hold) until it releases the lock: the test-and-set lock's
+ * PC_OP_UNLOCK, or the qspinlock's 1-byte store of `locked` by a thread that is inside
+ * (the other 1-byte store, set_locked, is made by a thread still acquiring).
  */
 static void holder_hook(enum pc_op op, const volatile void *addr, unsigned size, const char *site)
 {
-	(void)size;
 	(void)site;
-	if (addr == lk.lock && op == PC_OP_LOCK) {
-		lk_state = 1;
+	if (addr == lk.lock && lk_inside &&
+	    (op == PC_OP_UNLOCK || (op == PC_OP_STORE && size == 1))) {
+		atomic_fetch_sub(&lk.holders, 1);
+		lk_inside = 0;
 		return;
 	}
-	if (addr == lk.lock && op == PC_OP_LOAD)
-		return;
-	if (addr == lk.lock && op == PC_OP_UNLOCK) {
-		if (lk_state == 2)
-			atomic_fetch_sub(&lk.holders, 1);
-		lk_state = 0;
-		return;
-	}
-	if (lk_state == 1) {
+	if (addr == lk.zone && !lk_inside) {
 		int h = atomic_fetch_add(&lk.holders, 1) + 1, m = atomic_load(&lk.max_holders);
 
 		while (h > m && !atomic_compare_exchange_weak(&lk.max_holders, &m, h))
 			;
 		if (h > 1)
 			atomic_fetch_add(&lk.violations, 1);
-		lk_state = 2;
+		lk_inside = 1;
 	}
 }
 
 static void *fake_holder(void *arg)
 {
-	static pc_word dummy;
-
 	(void)arg;
-	holder_hook(PC_OP_LOCK, lk.lock, 4, "fake");
-	holder_hook(PC_OP_LOAD, &dummy, 8, "fake");
+	lk_inside = 0;
+	holder_hook(PC_OP_LOAD, lk.zone, 8, "fake");
 	return NULL;
 }
 
@@ -626,10 +678,12 @@ static void *fake_holder(void *arg)
 static void test_checker(void)
 {
 	static pc_lock fake_lock;
+	static pc_word fake_zone;
 	pthread_t t[2];
 
 	memset(&lk, 0, sizeof(lk));
 	lk.lock = &fake_lock;
+	lk.zone = &fake_zone;
 	for (int i = 0; i < 2; i++) {
 		pthread_create(&t[i], NULL, fake_holder, NULL);
 		pthread_join(t[i], NULL);
@@ -692,15 +746,16 @@ static void *cworker(void *arg)
 	return NULL;
 }
 
-static void test_concurrent(const char *preset, const char *workload)
+static void test_concurrent(const char *preset, const char *workload, const char *lock)
 {
-	char *user[] = {"depth=16"};
+	char lkp[64], *user[] = {"depth=16", "fbatch=4", lkp};
 	pthread_t t[THREADS];
 	void *args[THREADS][2];
 	struct crun r = {0};
 	struct inst in;
 
-	if (inst_open(&in, "per_node", preset, workload, THREADS, user, 1, 0)) {
+	snprintf(lkp, sizeof(lkp), "lock=%s", lock);
+	if (inst_open(&in, "per_node", preset, workload, THREADS, user, 3, 0)) {
 		inst_close(&in);
 		return;
 	}
@@ -709,9 +764,11 @@ static void test_concurrent(const char *preset, const char *workload)
 	r.in = &in;
 	r.depth = 16;
 	r.private_pn = !strcmp(workload, "private");
-	CHECK_EQ("objects()", in.nobj, r.private_pn ? THREADS + 1 : 2);
+	CHECK_EQ("objects()", in.nobj,
+		 (r.private_pn ? THREADS + 1 : 2) + !strcmp(lock, "qspinlock"));
 	memset(&lk, 0, sizeof(lk));
 	lk.lock = (char *)in.obj[0].base + off(&in, PN, "lruvec.lru_lock");
+	lk.zone = (char *)in.obj[0].base + off(&in, PN, "lru_zone_size") + 8 * ZONE_NORMAL * NR_LRU;
 	pthread_barrier_init(&r.bar, NULL, THREADS);
 	pc_trace_hook = holder_hook;
 	for (int i = 0; i < THREADS; i++) {
@@ -735,10 +792,107 @@ static void test_concurrent(const char *preset, const char *workload)
 	inst_close(&in);
 }
 
+/* ---- 5. the model: lru_lock's queue, the layouts at 64 and 128 bytes ---- */
+
+/* per op: transfers (or wait loads) charged to fields whose name starts with @prefix */
+static double attr_per_op(const struct model_result *r, const char *prefix, int waits_only)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < r->nattrs; i++) {
+		const struct model_attr *a = &r->attrs[i];
+		const struct model_field *f = &r->fields[a->field];
+
+		if (strncmp(f->name, prefix, strlen(prefix)))
+			continue;
+		n += waits_only
+			 ? (a->op == PC_OP_WAIT ? a->accesses : 0)
+			 : a->ev[MEV_HITM_LOCAL] + a->ev[MEV_HITM_REMOTE] + a->ev[MEV_CLEAN_C2C];
+	}
+	return r->ops ? (double)n / (double)r->ops : 0;
+}
+
+static int model_pn(const char *srcdir, const char *preset, const char *lock, int threads,
+		    int line_size, struct model_result *r)
+{
+	const struct scenario *sc = scenario_find("per_node");
+	char path[512], spec[600], line[400] = "", err[512], lk_[32], *user[] = {lk_};
+	struct model_opts o;
+	struct bench_cfg *cfg;
+	struct topo *t;
+	FILE *fp;
+	int pus[16], ret = -1;
+
+	snprintf(path, sizeof(path), "%s/tests/topologies/spr-2s56c-snc4.synthetic", srcdir);
+	fp = fopen(path, "r");
+	while (fp && fgets(line, sizeof(line), fp) && line[0] == '#')
+		;
+	if (fp)
+		fclose(fp);
+	line[strcspn(line, "\n")] = '\0';
+	snprintf(spec, sizeof(spec), "synthetic:%s", line);
+	snprintf(lk_, sizeof(lk_), "lock=%s", lock);
+	t = topo_load(spec, err, sizeof(err));
+	CHECK(t, "topology %s: %s", path, err);
+	if (!t)
+		return -1;
+	cfg = cfg_new(sc, preset_find(sc, preset), workload_find(sc, "shared"), threads, user, 1,
+		      err, sizeof(err));
+	CHECK(cfg, "per_node %s: %s", preset, err);
+	if (cfg && topo_place(t, "scatter", threads, pus, err, sizeof(err)) == TOPO_OK) {
+		model_opts_default(&o);
+		o.line_size = line_size;
+		ret = model_run(sc, cfg, t, pus, threads, &o, r);
+		CHECK(!ret, "model per_node %s %s x%d: %s", preset, lock, threads, r->reason);
+		if (ret)
+			model_result_free(r);
+	}
+	cfg_free(cfg);
+	topo_free(t);
+	return ret;
+}
+
+static void test_model_lock(const char *srcdir)
+{
+	struct model_result r;
+	double lock_q = -1, lock_t = -1, waits_node = -1, waits_word = -1;
+	double tot[2][2] = {{-1, -1}, {-1, -1}};
+
+	/* 8 vCPUs on 2 sockets: the queue keeps most waiters off the lock's line */
+	if (!model_pn(srcdir, "regressed", "qspinlock", 8, 64, &r)) {
+		lock_q = attr_per_op(&r, "pn.lruvec.lru_lock", 0);
+		waits_node = attr_per_op(&r, "qnodes.cpu", 1);
+		waits_word = attr_per_op(&r, "pn.lruvec.lru_lock", 1);
+		model_result_free(&r);
+	}
+	if (!model_pn(srcdir, "regressed", "tas", 8, 64, &r)) {
+		lock_t = attr_per_op(&r, "pn.lruvec.lru_lock", 0);
+		model_result_free(&r);
+	}
+	printf("model spr scatter x8 regressed: lru_lock transfers/op qspinlock %.4f, tas %.4f; "
+	       "qspinlock wait loads/op on own MCS nodes %.4f, on the lock word %.4f\n",
+	       lock_q, lock_t, waits_node, waits_word);
+	CHECK(lock_q >= 0 && lock_t > 0 && lock_q < lock_t,
+	      "lru_lock transfers/op at 8 vCPUs: qspinlock %.4f not below tas %.4f", lock_q,
+	      lock_t);
+	CHECK(waits_node > 0, "no waiter spun on its own MCS node at 8 vCPUs");
+	/* the layouts: printed for docs/scenarios.md, the 128-byte order asserted */
+	for (int p = 0; p < 2; p++)
+		for (int l = 0; l < 2; l++)
+			if (!model_pn(srcdir, p ? "fixed" : "regressed", "qspinlock", 8,
+				      l ? 128 : 64, &r)) {
+				tot[p][l] = model_transfers_per_op(&r);
+				model_result_free(&r);
+			}
+	printf("model spr scatter x8 transfers/op: regressed %.4f / fixed %.4f (64-byte lines), "
+	       "regressed %.4f / fixed %.4f (128-byte pairs)\n",
+	       tot[0][0], tot[1][0], tot[0][1], tot[1][1]);
+	CHECK(tot[0][1] > tot[1][1], "128-byte pairs: regressed %.4f not above fixed %.4f",
+	      tot[0][1], tot[1][1]);
+}
+
 int main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
 	if (!scenario_find("per_node")) {
 		fprintf(stderr, "FAIL: scenario per_node not found\n");
 		return 1;
@@ -746,14 +900,16 @@ int main(int argc, char **argv)
 	test_offsets();
 	test_describe();
 	explore();
-	test_sequential("regressed", "capped");
-	test_sequential("fixed", "capped");
-	test_sequential("regressed-lrugen", "unconditional");
-	test_sequential("v6.0", "capped");
+	test_sequential("regressed", "capped", "qspinlock");
+	test_sequential("fixed", "capped", "tas");
+	test_sequential("regressed-lrugen", "unconditional", "qspinlock");
+	test_sequential("v6.0", "capped", "qspinlock");
 	test_checker();
-	test_concurrent("regressed", "shared");
-	test_concurrent("fixed", "shared");
-	test_concurrent("fixed-lrugen", "private");
+	test_concurrent("regressed", "shared", "qspinlock");
+	test_concurrent("fixed", "shared", "tas");
+	test_concurrent("fixed", "shared", "qspinlock");
+	test_concurrent("fixed-lrugen", "private", "qspinlock");
+	test_model_lock(argc > 1 ? argv[1] : ".");
 	if (failures) {
 		fprintf(stderr, "test_per_node: %d failure(s)\n", failures);
 		return 1;

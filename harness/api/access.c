@@ -8,6 +8,7 @@ static const char *const op_names[PC_OP_COUNT] = {
     [PC_OP_ADD] = "add",   [PC_OP_ADD_RETURN] = "add_return",
     [PC_OP_XCHG] = "xchg", [PC_OP_CMPXCHG] = "cmpxchg",
     [PC_OP_LOCK] = "lock", [PC_OP_UNLOCK] = "unlock",
+    [PC_OP_WAIT] = "wait", [PC_OP_OR] = "fetch_or",
 };
 
 const char *pc_op_name(enum pc_op op)

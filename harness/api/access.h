@@ -13,6 +13,7 @@
 #ifndef PCBENCH_ACCESS_H
 #define PCBENCH_ACCESS_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -36,15 +37,20 @@ enum pc_op {
 	PC_OP_CMPXCHG,	  /* atomic_long_cmpxchg */
 	PC_OP_LOCK,	  /* spin_lock */
 	PC_OP_UNLOCK,	  /* spin_unlock */
+	PC_OP_WAIT,	  /* a load inside a wait loop (one per retry): smp_cond_load, spinning */
+	PC_OP_OR,	  /* atomic_fetch_or */
 	PC_OP_COUNT
 };
 
-/* pc_op_name - "load", "store", "add", "add_return", "xchg", "cmpxchg", "lock", "unlock". */
+/*
+ * pc_op_name - "load", "store", "add", "add_return", "xchg", "cmpxchg", "lock", "unlock",
+ * "wait", "fetch_or".
+ */
 const char *pc_op_name(enum pc_op op);
 /* pc_op_is_write - true for every op that needs the line exclusive. */
 static inline int pc_op_is_write(enum pc_op op)
 {
-	return op != PC_OP_LOAD;
+	return op != PC_OP_LOAD && op != PC_OP_WAIT;
 }
 
 #ifdef PCBENCH_TRACE
@@ -106,19 +112,98 @@ static inline long pc_cmpxchg_(pc_word *p, long old, long v PC_SITE)
 
 /*
  * In the tracing build every retry is reported too: each load of the wait loop as a
- * PC_OP_LOAD of the 4-byte lock word and each new exchange as another PC_OP_LOCK, so a
+ * PC_OP_WAIT of the 4-byte lock word and each new exchange as another PC_OP_LOCK, so a
  * coroutine scheduler (the coherence model) regains control while a virtual CPU spins.
  */
 static inline void pc_spin_lock_(pc_lock *l PC_SITE)
 {
 	PC_TRACE(PC_OP_LOCK, l, sizeof(*l));
 	while (atomic_exchange_explicit(l, 1, memory_order_acquire)) {
-		PC_TRACE(PC_OP_LOAD, l, sizeof(*l));
+		PC_TRACE(PC_OP_WAIT, l, sizeof(*l));
 		while (atomic_load_explicit(l, memory_order_relaxed)) {
 			pc_cpu_relax();
-			PC_TRACE(PC_OP_LOAD, l, sizeof(*l));
+			PC_TRACE(PC_OP_WAIT, l, sizeof(*l));
 		}
 		PC_TRACE(PC_OP_LOCK, l, sizeof(*l));
+	}
+}
+
+/*
+ * Lock words touched part by part (the kernel's qspinlock: a 4-byte word whose byte 0 is
+ * `locked`, byte 1 `pending` and bytes 2-3 the queue `tail`; benches/qspinlock.h). The word
+ * is always changed atomically as a whole (a compare-exchange loop on the bits of @mask),
+ * so concurrent changes to the other bytes are kept; the trace reports what the kernel
+ * does: the @size bytes at byte @off of the word.
+ */
+static inline int pc_lock_read_(pc_lock *l PC_SITE) /* atomic_read: a plain load, no wait */
+{
+	PC_TRACE(PC_OP_LOAD, l, sizeof(*l));
+	return atomic_load_explicit(l, memory_order_relaxed);
+}
+
+/* Returns the value seen; the store happened if it equals @old. */
+static inline int pc_lock_cmpxchg_(pc_lock *l, int old, int v PC_SITE)
+{
+	PC_TRACE(PC_OP_CMPXCHG, l, sizeof(*l));
+	atomic_compare_exchange_strong_explicit(l, &old, v, memory_order_acquire,
+						memory_order_relaxed);
+	return old;
+}
+
+static inline int pc_lock_fetch_or_(pc_lock *l, int v PC_SITE)
+{
+	PC_TRACE(PC_OP_OR, l, sizeof(*l));
+	return atomic_fetch_or_explicit(l, v, memory_order_acquire);
+}
+
+/* the bits of @mask become @v (a store of the bytes at @off); returns the old word */
+static inline int pc_lock_set_part_(pc_lock *l, int mask, int v, enum pc_op op, unsigned off,
+				    unsigned size PC_SITE)
+{
+	int old = atomic_load_explicit(l, memory_order_relaxed);
+
+	(void)op;
+	(void)off;
+	(void)size;
+	PC_TRACE(op, (const char *)l + off, size);
+	while (!atomic_compare_exchange_weak_explicit(l, &old, (old & ~mask) | v,
+						      memory_order_acq_rel, memory_order_relaxed))
+		;
+	return old;
+}
+
+/*
+ * pc_spin_pause - one retry of a wait loop: a pause, and every 1024 retries a yield. A queued
+ * lock hands over to one given waiter; the kernel spins with preemption off, but a user
+ * thread can be descheduled (more threads than CPUs, or other load), and then every waiter
+ * behind it would burn whole time slices. The yield touches no modelled memory.
+ */
+static inline void pc_spin_pause(unsigned *spins)
+{
+	pc_cpu_relax();
+	if (!(++*spins & 1023))
+		sched_yield();
+}
+
+/*
+ * pc_lock_wait - spin while any bit of @mask is set (smp_cond_load_acquire); every load is
+ * reported as a PC_OP_WAIT of the @size bytes at @off, whose being non-zero is exactly the
+ * condition (the model parks a vCPU whose core holds the line). Returns the last word.
+ */
+static inline int pc_lock_wait_(pc_lock *l, int mask, unsigned off, unsigned size PC_SITE)
+{
+	unsigned spins = 0;
+
+	(void)off;
+	(void)size;
+	for (;;) {
+		int v;
+
+		PC_TRACE(PC_OP_WAIT, (const char *)l + off, size);
+		v = atomic_load_explicit(l, memory_order_acquire);
+		if (!(v & mask))
+			return v;
+		pc_spin_pause(&spins);
 	}
 }
 
@@ -137,6 +222,16 @@ static inline void pc_spin_unlock_(pc_lock *l PC_SITE)
 #define pc_cmpxchg(p, o, v) PC_CALL(pc_cmpxchg_, p, o, v)
 #define pc_spin_lock(l) PC_CALL(pc_spin_lock_, l)
 #define pc_spin_unlock(l) PC_CALL(pc_spin_unlock_, l)
+#define pc_lock_read(l) PC_CALL(pc_lock_read_, l)
+#define pc_lock_cmpxchg(l, o, v) PC_CALL(pc_lock_cmpxchg_, l, o, v)
+#define pc_lock_fetch_or(l, v) PC_CALL(pc_lock_fetch_or_, l, v)
+/* WRITE_ONCE / smp_store_release of the @size bytes at @off, holding the bits of @mask */
+#define pc_lock_store_part(l, mask, v, off, size)                                                  \
+	((void)PC_CALL(pc_lock_set_part_, l, mask, v, PC_OP_STORE, off, size))
+/* xchg of the @size bytes at @off (the bits of @mask); returns the old word */
+#define pc_lock_xchg_part(l, mask, v, off, size)                                                   \
+	PC_CALL(pc_lock_set_part_, l, mask, v, PC_OP_XCHG, off, size)
+#define pc_lock_wait(l, mask, off, size) PC_CALL(pc_lock_wait_, l, mask, off, size)
 /* Pointers stored in modelled structs (parent, css.parent) are pc_words too. */
 #define pc_load_ptr(p) ((void *)(uintptr_t)pc_load(p))
 #define pc_store_ptr(p, v) pc_store(p, (long)(uintptr_t)(v))

@@ -423,6 +423,7 @@ static int acc_kind(enum pc_op op)
 {
 	switch (op) {
 	case PC_OP_LOAD:
+	case PC_OP_WAIT:
 		return ACC_LOAD;
 	case PC_OP_STORE:
 	case PC_OP_UNLOCK:

@@ -588,10 +588,26 @@ static void wake(struct sim *s, int line)
 	}
 }
 
+/*
+ * lock_busy - a lock attempt or a wait-loop load (access.h) whose @size bytes at @addr are
+ * non-zero: the lock is held, the wait goes on.
+ */
 static int lock_busy(enum pc_op op, const volatile void *addr, unsigned size)
 {
-	return size == sizeof(pc_lock) && (op == PC_OP_LOAD || op == PC_OP_LOCK) &&
-	       atomic_load_explicit((pc_lock *)addr, memory_order_relaxed);
+	if (op != PC_OP_WAIT && op != PC_OP_LOCK)
+		return 0;
+	switch (size) {
+	case 1:
+		return atomic_load_explicit((_Atomic unsigned char *)addr, memory_order_relaxed) !=
+		       0;
+	case 2:
+		return atomic_load_explicit((_Atomic unsigned short *)addr, memory_order_relaxed) !=
+		       0;
+	case 4:
+		return atomic_load_explicit((pc_lock *)addr, memory_order_relaxed) != 0;
+	default:
+		return 0;
+	}
 }
 
 static void model_hook(enum pc_op op, const volatile void *addr, unsigned size, const char *site)
@@ -606,8 +622,8 @@ static void model_hook(enum pc_op op, const volatile void *addr, unsigned size, 
 	    lock_busy(op, addr, size))
 		step(s);
 	a = acc_get(s, (uintptr_t)addr, site, (int)op, size);
-	/* the wait loop of a held lock (access.h reports it as 4-byte loads) */
-	while (op == PC_OP_LOAD && lock_busy(op, addr, size) &&
+	/* the wait loop of a held lock (access.h reports each retry as a PC_OP_WAIT) */
+	while (op == PC_OP_WAIT && lock_busy(op, addr, size) &&
 	       s->lines[a->line].st[v->dom] != MESI_I) {
 		park(s, a->line);
 		a = acc_get(s, (uintptr_t)addr, site, (int)op, size); /* others may have grown it */
@@ -791,7 +807,7 @@ static void build_result(struct sim *s, struct model_result *r)
 
 		r->accesses += a->accesses;
 		ml->accesses += a->accesses;
-		if (a->op == PC_OP_LOAD) {
+		if (!pc_op_is_write((enum pc_op)a->op)) {
 			r->load_hitm[0] += a->ev[MEV_HITM_LOCAL];
 			r->load_hitm[1] += a->ev[MEV_HITM_REMOTE];
 		}

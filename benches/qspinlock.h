@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * qspinlock.h - the kernel's queued spinlock (kernel/locking/qspinlock.c, x86_64, no
+ * paravirt), as lru_lock is one: a 4-byte word with the `locked` byte (0), the `pending`
+ * byte (1) and the MCS queue `tail` (bytes 2-3: CPU + 1 and a nesting index), and per-CPU
+ * MCS nodes (struct mcs_spinlock: next, locked, count; four per CPU for nesting levels,
+ * DEFINE_PER_CPU_ALIGNED). Who touches what:
+ *
+ *  - the holder: the fast-path cmpxchg 0 -> locked, and the unlock store of `locked`;
+ *  - the first waiter sets `pending` (fetch_or) and spins on the `locked` byte, then takes
+ *    the lock with one store of locked_pending (clear pending, set locked);
+ *  - further waiters queue: they initialise their own node, read the word once (trylock),
+ *    exchange `tail` with themselves, link into the predecessor's node (store to its
+ *    `next`) and spin on their OWN node until the predecessor hands the queue head on;
+ *  - the queue head spins on the word until locked and pending are clear, then takes the
+ *    lock (cmpxchg if it is the last in the queue, else a store of `locked`), waits for its
+ *    successor to link if needed and hands the head on with one store into the
+ *    successor's node.
+ *
+ * So with many waiters only the holder, the pending waiter and the queue head touch the
+ * lock's line; the others spin on lines of their own. Modelled differences, documented in
+ * docs/scenarios.md: one node per CPU (no nesting: lru_lock is taken with interrupts off),
+ * the bounded re-read while a pending->locked handover is in flight (x86: up to 512
+ * reads) is one re-read, no prefetchw, and a node's `locked` word holds 1 while its owner
+ * waits and 0 to let it go (the kernel's is 0 then 1), so that every wait loop in the
+ * accessor layer spins while its word is non-zero. Uses access.h only.
+ */
+#ifndef PCBENCH_QSPINLOCK_H
+#define PCBENCH_QSPINLOCK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "access.h"
+
+#define Q_LOCKED 0x1
+#define Q_PENDING 0x100
+#define Q_LOCKED_MASK 0xff
+#define Q_PENDING_MASK 0xff00
+#define Q_LOCKED_PENDING_MASK 0xffff
+#define Q_TAIL_MASK ((int)0xffff0000u)
+#define Q_TAIL_SHIFT 16
+
+/* struct mcs_spinlock, one per CPU, each on its own QNODE_STRIDE bytes (per-CPU areas). */
+#define QNODE_NEXT 0
+#define QNODE_LOCKED 8
+#define QNODE_SIZE 16
+#define QNODE_STRIDE 128
+
+/* The MCS nodes of every CPU (thread): node of CPU c at nodes + c * QNODE_STRIDE. */
+struct qspin_nodes {
+	char *nodes;
+	int ncpus;
+};
+
+static inline char *qnode_of(const struct qspin_nodes *q, int cpu)
+{
+	return q->nodes + (long)cpu * QNODE_STRIDE;
+}
+
+static inline int qspin_tail(int cpu)
+{
+	return (cpu + 1) << Q_TAIL_SHIFT;
+}
+
+/* queued_spin_lock_slowpath - everything after a failed fast-path cmpxchg that saw @val. */
+static inline void queued_spin_lock_slowpath(pc_lock *lock, const struct qspin_nodes *q, int cpu,
+					     int val)
+{
+	char *node, *next = NULL;
+	const int tail = qspin_tail(cpu);
+	int old;
+
+	if (val == Q_PENDING) /* a pending->locked handover in flight: look again */
+		val = pc_lock_read(lock);
+	if (val & ~Q_LOCKED_MASK)
+		goto queue; /* pending or a queue already: join the queue */
+
+	/* become the pending waiter */
+	val = pc_lock_fetch_or(lock, Q_PENDING);
+	if (val & ~Q_LOCKED_MASK) {
+		if (!(val & Q_PENDING_MASK)) /* we set pending while a queue formed: undo */
+			pc_lock_store_part(lock, Q_PENDING_MASK, 0, 1, 1);
+		goto queue;
+	}
+	if (val & Q_LOCKED_MASK) /* spin on the locked byte until the holder leaves */
+		pc_lock_wait(lock, Q_LOCKED_MASK, 0, 1);
+	/* clear_pending_set_locked: one 2-byte store of locked_pending */
+	pc_lock_store_part(lock, Q_LOCKED_PENDING_MASK, Q_LOCKED, 0, 2);
+	return;
+
+queue:
+	node = qnode_of(q, cpu);
+	pc_store_ptr((pc_word *)(node + QNODE_NEXT), NULL);
+	pc_lock_store_part((pc_lock *)(node + QNODE_LOCKED), -1, 1, 0, 4); /* 1: waiting */
+	/* queued_spin_trylock: read first, cmpxchg only if free */
+	val = pc_lock_read(lock);
+	if (!val && !pc_lock_cmpxchg(lock, 0, Q_LOCKED))
+		return;
+	/* xchg_tail: publish ourselves as the queue's tail */
+	old = pc_lock_xchg_part(lock, Q_TAIL_MASK, tail, 2, 2);
+	if (old & Q_TAIL_MASK) {
+		char *prev = qnode_of(q, ((unsigned)old >> Q_TAIL_SHIFT) - 1);
+
+		pc_store_ptr((pc_word *)(prev + QNODE_NEXT), node);
+		/* arch_mcs_spin_lock_contended: spin on our own node */
+		pc_lock_wait((pc_lock *)(node + QNODE_LOCKED), -1, 0, 4);
+		next = pc_load_ptr((pc_word *)(node + QNODE_NEXT));
+	}
+	/* the queue head: wait until neither a holder nor a pending waiter is left */
+	val = pc_lock_wait(lock, Q_LOCKED_PENDING_MASK, 0, 2);
+	if ((val & Q_TAIL_MASK) == tail && pc_lock_cmpxchg(lock, val, Q_LOCKED) == val)
+		return; /* the last in the queue: lock and clear the tail at once */
+	pc_lock_store_part(lock, Q_LOCKED_MASK, Q_LOCKED, 0, 1); /* set_locked */
+	for (unsigned spins = 0; !next;) {			 /* the successor is linking */
+		next = pc_load_ptr((pc_word *)(node + QNODE_NEXT));
+		if (!next)
+			pc_spin_pause(&spins);
+	}
+	/* arch_mcs_spin_unlock_contended: the successor becomes the queue head */
+	pc_lock_store_part((pc_lock *)(next + QNODE_LOCKED), -1, 0, 0, 4);
+}
+
+/* queued_spin_lock - the fast path: cmpxchg 0 -> locked; else the slow path. */
+static inline void queued_spin_lock(pc_lock *lock, const struct qspin_nodes *q, int cpu)
+{
+	int val = pc_lock_cmpxchg(lock, 0, Q_LOCKED);
+
+	if (val)
+		queued_spin_lock_slowpath(lock, q, cpu, val);
+}
+
+/* queued_spin_unlock - smp_store_release of the locked byte. */
+static inline void queued_spin_unlock(pc_lock *lock)
+{
+	pc_lock_store_part(lock, Q_LOCKED_MASK, 0, 0, 1);
+}
+
+/* The layout text of the nodes object for @ncpus CPUs (malloc'd; NULL when out of memory). */
+static inline char *qspin_layout_text(int ncpus)
+{
+	size_t cap = 256 + (size_t)ncpus * 48, len;
+	char *t = malloc(cap);
+
+	if (!t)
+		return NULL;
+	len = (size_t)snprintf(t, cap,
+			       "layout qspinlock-nodes\n"
+			       "desc the per-CPU MCS nodes of the queued spinlock (qspinlock.h)\n"
+			       "struct mcs_spinlock size %d align 8\n"
+			       "\tnext %d 8 ptr\n\tlocked %d 4 lock\n\tcount 12 4 plain\nend\n"
+			       "struct qnodes size %ld align %d\n",
+			       QNODE_SIZE, QNODE_NEXT, QNODE_LOCKED, (long)ncpus * QNODE_STRIDE,
+			       QNODE_STRIDE);
+	for (int c = 0; c < ncpus && len < cap; c++)
+		len += (size_t)snprintf(t + len, cap - len, "\tcpu%d %d %d mcs_spinlock\n", c,
+					c * QNODE_STRIDE, QNODE_SIZE);
+	if (len < cap)
+		len += (size_t)snprintf(t + len, cap - len, "end\n");
+	if (len >= cap) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+#endif
