@@ -554,9 +554,11 @@ void progress(const struct family *f, int rep, enum status st, const char *what)
 	}
 	if (!tty)
 		return;
-	fprintf(stderr, "\r\033[K[%d/%d] %.60s rep %d/%d: %s  ETA %dm%02ds", run.done, run.total,
-		f->name, rep, run.opt.repetitions, st == ST_OK ? what : status_names[st],
-		(int)eta / 60, (int)eta % 60);
+	/* short, so that it fits a terminal's line and \r can rewrite it */
+	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s %s t=%d rep %d/%d: %s  ETA %dm%02ds", run.done,
+		run.total, f->sc->name, f->preset->name, f->wl->name, f->placement, f->threads, rep,
+		run.opt.repetitions, st == ST_OK ? what : status_names[st], (int)eta / 60,
+		(int)eta % 60);
 }
 
 /* progress_end - the progress line becomes one summary line (also when not a terminal). */
