@@ -121,7 +121,7 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 	struct table *t = table_new(S_N, cols);
 	int flagged = 0;
 
-	if (!ops)
+	if (!ops || metric_index(c, "ns_per_op") < 0)
 		table_hide(t, S_NS);
 	for (int bi = 0; bi < c->nblocks; bi++) {
 		const struct block *b = &c->blocks[bi];
