@@ -71,7 +71,8 @@ const struct cmd_help compare_help = {
 	     "Examples:\n"
 	     "  pcbench compare results/latest\n"
 	     "  pcbench compare results/latest --base +A --format lkp\n"
-	     "  pcbench compare /tmp/before /tmp/after --ci\n"
+	     "  pcbench compare /tmp/before /tmp/after -o /tmp/report\n"
+	     "  pcbench compare RUN --metric ns_per_op,llc_miss_per_op --correction bh\n"
 	     "  pcbench compare lab1/ lab2/ lab3/ --by host --metric ops_per_s\n",
 };
 
