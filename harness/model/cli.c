@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli.c - `pcbench model`: its options, the families (selection and placement, plan.h), one
+ * model run each, the tables and the CSV.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "commands.h"
+#include "model.h"
+#include "plan.h"
+#include "num.h"
+#include "stop.h"
+#include "util.h"
+
+/* ---- pcbench model ---- */
+
+#define MAX_COUNTS 256
+#define MAX_PARAMS 64
+
+struct mfam {
+	const struct scenario *sc;
+	const struct bench_preset *preset;
+	const struct bench_workload *wl;
+	struct family f; /* placement only (plan.h's family_place) */
+	struct model_result r;
+	int done;
+};
+
+enum { O_TOPO = OPT_LONG, O_CSV, O_SEED, O_INTERLEAVE, O_OPS, O_WARMUP, O_LINE, O_LINES };
+
+static const struct opt model_opts[] = {
+    {"scenario", 's', "LIST", "scenarios (default: all)"},
+    {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
+    {"workload", 'w', "LIST", "workloads (default: all)"},
+    {"threads", 't', "LIST", "virtual CPUs, e.g. 2 | 2,8 | 1-4 | max (default: 2,8)"},
+    {"placement", 'P', "NAME", "a policy or an hwloc location (default: scatter):"},
+    {"topology", O_TOPO, "SPEC", "host (default) | FILE.xml | synthetic:STRING"},
+    {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
+    {"seed", O_SEED, "N", "seed of the random interleaving (default 1)"},
+    {"interleave", O_INTERLEAVE, "MODE",
+     "random (default: a seeded random virtual CPU executes\n"
+     "each next access) | rr-access (lockstep, one access\n"
+     "each) | rr-op (whole operations in turn: a lower bound)"},
+    {"ops", O_OPS, "N", "measured operations per virtual CPU (default 2000)"},
+    {"warmup", O_WARMUP, "N", "operations per virtual CPU before those (default 200)"},
+    {"line-size", O_LINE, "BYTES",
+     "coherence granule (default 64; 128 models the adjacent-\n"
+     "line prefetcher pairing lines)"},
+    {"lines", O_LINES, "N|all", "shared-cache-line blocks per family (default 10; 0: none)"},
+    {"out", 'o', "DIR", "write DIR/model.csv (DIR is created; must not hold one)"},
+    {"csv", O_CSV, "FILE", "write the CSV here (appends when the header matches)"},
+    {"quiet", 'q', NULL, "no tables"},
+    {"help", 'h', NULL, "this text"},
+    {NULL, 0, NULL, NULL},
+};
+
+const struct cmd_help model_help = {
+    .name = "model",
+    .synopsis = "usage: pcbench model [options]\n",
+    .about = "Predicts cache-line transfers and HITM per operation with a MESI model: runs the\n"
+	     "tracing build of each scenario on virtual CPUs interleaved per access, on any\n"
+	     "topology (nothing is measured or bound), and charges every event to the struct\n"
+	     "field and the code site that caused it.\n",
+    .opts = model_opts,
+    .opt_more = selection_more,
+    .after = "Same options, same output, byte for byte. Exit status: 0 ok, 1 a family failed,\n"
+	     "2 bad usage, 4 everything skipped (placement does not fit the topology).\n"
+	     "\n"
+	     "Example:\n"
+	     "  pcbench model -s page_counter -w stocked -t 2,8 -P scatter --topology \\\n"
+	     "      'synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 "
+	     "pu:2(indexes=core:package)'\n",
+};
+
+struct mopts {
+	struct selection sel;
+	const char *out, *csv;
+	int lines, quiet;
+	struct model_opts mo;
+};
+
+static void parse_model_options(int argc, char **argv, struct mopts *o)
+{
+	struct opt_parser op;
+	char err[256];
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->sel.threads = "2,8";
+	o->sel.placement = "scatter";
+	o->sel.topology = "host";
+	o->lines = 10;
+	model_opts_default(&o->mo);
+	opt_init(&op, &model_help);
+	while ((c = opt_next(&op, argc, argv)) != -1) {
+		const char *name = NULL;
+
+		if (selection_option(&o->sel, c, optarg))
+			continue;
+		switch (c) {
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case O_TOPO:
+			o->sel.topology = optarg;
+			break;
+		case O_CSV:
+			o->csv = optarg;
+			break;
+		case O_SEED:
+			name = "seed";
+			break;
+		case O_INTERLEAVE:
+			name = "interleave";
+			break;
+		case O_OPS:
+			name = "ops";
+			break;
+		case O_WARMUP:
+			name = "warmup";
+			break;
+		case O_LINE:
+			name = "line-size";
+			break;
+		case O_LINES:
+			if (!strcmp(optarg, "all"))
+				o->lines = -1;
+			else if (num_long(optarg, 10, 0, INT_MAX, &v))
+				usage_error("--lines", optarg, "expected a count or all");
+			else
+				o->lines = (int)v;
+			break;
+		}
+		if (name && model_opt_set(&o->mo, name, optarg, err, sizeof(err))) {
+			char opt[32];
+
+			snprintf(opt, sizeof(opt), "--%s", name);
+			usage_error(opt, optarg, "%s", err);
+		}
+	}
+	if (optind < argc)
+		usage_error("argument", argv[optind], "unexpected (see model --help)");
+}
+
+/* preset_width - the preset column: the longest preset name of the scenario. */
+static int preset_width(const struct scenario *sc)
+{
+	int w = 12;
+
+	for (int p = 0; sc->presets[p].name; p++)
+		if ((int)strlen(sc->presets[p].name) > w)
+			w = (int)strlen(sc->presets[p].name);
+	return w;
+}
+
+static void print_table_header(const struct mfam *f, const struct mopts *o)
+{
+	printf("\n%s  workload=%s  placement=%s  threads=%d  (model, per operation: %s "
+	       "interleaving",
+	       f->sc->name, f->wl->name, f->f.placement, f->f.threads,
+	       model_interleave_names[o->mo.interleave]);
+	if (o->mo.interleave == MODEL_RANDOM)
+		printf(" seed %llu", (unsigned long long)o->mo.seed);
+	printf(", %ld ops/vCPU after %ld, %d-byte lines)\n", o->mo.ops, o->mo.warmup,
+	       o->mo.line_size);
+	printf("%-*s %10s %11s %10s %10s %10s %9s %10s\n", preset_width(f->sc), "preset",
+	       "hitm_local", "hitm_remote", "clean_c2c", "transfers", "invalidate", "upgrades",
+	       "to_memory");
+}
+
+static void print_row(const struct mfam *f)
+{
+	const struct model_result *r = &f->r;
+
+	printf("%-*s", preset_width(f->sc), f->preset->name);
+	if (f->f.skip[0]) {
+		printf(" skipped: %s\n", f->f.skip);
+		return;
+	}
+	if (!r->ok) {
+		printf(" error: %s\n", r->reason);
+		return;
+	}
+	printf(" %10.4f %11.4f %10.4f %10.4f %10.4f %9.4f %10.4f\n",
+	       model_per_op(r, MEV_HITM_LOCAL), model_per_op(r, MEV_HITM_REMOTE),
+	       model_per_op(r, MEV_CLEAN_C2C), model_transfers_per_op(r),
+	       model_per_op(r, MEV_INVAL), model_per_op(r, MEV_UPGRADE), model_per_op(r, MEV_MISS));
+}
+
+static const char *const fixed_cols[] = {
+    "scenario",	 "preset",	 "layout",	    "workload",		"threads",
+    "placement", "cpus",	 "topology_fp",	    "model_interleave", "model_seed",
+    "model_ops", "model_warmup", "model_line_size",
+};
+#define NFIXED (int)(sizeof(fixed_cols) / sizeof(fixed_cols[0]))
+
+struct csv_out {
+	struct csv_writer *w[2];
+	const char *cols[NFIXED + MODEL_NCOLS + 2 + MAX_PARAMS];
+	const char *param_names[MAX_PARAMS];
+	int ncols, nparam;
+	const char *made_dir; /* -o DIR when this run created it */
+};
+
+static void open_csv(struct csv_out *c, const struct mopts *o, const struct scenario *const *table,
+		     char **scn)
+{
+	char err[PATH_MAX + 256], path[PATH_MAX + 16];
+
+	for (int i = 0; i < NFIXED; i++)
+		c->cols[c->ncols++] = fixed_cols[i];
+	for (int i = 0; i < MODEL_NCOLS; i++)
+		c->cols[c->ncols++] = model_csv_cols[i];
+	c->cols[c->ncols++] = "status";
+	c->cols[c->ncols++] = "reason";
+	for (int s = 0; table[s]; s++) {
+		if (!in_list(scn, table[s]->name))
+			continue;
+		for (int j = 0; table[s]->params[j].name; j++) {
+			const char *n = table[s]->params[j].name;
+			int dup = !strcmp(n, "layout");
+
+			for (int k = 0; k < c->nparam; k++)
+				dup |= !strcmp(c->param_names[k], n);
+			if (dup || c->nparam == MAX_PARAMS)
+				continue;
+			c->param_names[c->nparam++] = n;
+			char *col = xmalloc(strlen(n) + 7);
+
+			sprintf(col, "param_%s", n);
+			c->cols[c->ncols++] = col;
+		}
+	}
+	/* Checked before anything is created: a refused run leaves no trace. */
+	if (o->csv && csv_check_new(o->csv, err, sizeof(err)))
+		usage_error("--csv", o->csv, "%s", err);
+	/* An existing --csv file is validated whole (opening it creates nothing). */
+	if (o->csv && !access(o->csv, F_OK) &&
+	    !(c->w[1] = csv_create(o->csv, c->cols, c->ncols, 1, err, sizeof(err))))
+		usage_error("--csv", o->csv, "%s", err);
+	if (o->out) {
+		snprintf(path, sizeof(path), "%s/model.csv", o->out);
+		if (o->csv && csv_same_file(o->csv, path))
+			usage_error("--csv", o->csv, "is this run's own model.csv");
+		if (!mkdir(o->out, 0755))
+			c->made_dir = o->out;
+		else if (errno != EEXIST)
+			usage_error("--out", o->out, "%s", strerror(errno));
+		if (!(c->w[0] = csv_create(path, c->cols, c->ncols, 0, err, sizeof(err))))
+			usage_error("--out", o->out, "%s", err);
+	}
+	if (o->csv && !c->w[1] &&
+	    !(c->w[1] = csv_create(o->csv, c->cols, c->ncols, 1, err, sizeof(err))))
+		usage_error("--csv", o->csv, "%s", err);
+}
+
+static int write_csv_row(struct csv_out *c, const struct mfam *f, const struct mopts *o,
+			 const char *fp)
+{
+	char num[6][40], mv[MODEL_NCOLS][40];
+	const char *v[NFIXED + MODEL_NCOLS + 2 + MAX_PARAMS] = {0};
+	int k = 0, ret = 0;
+	int ok = !f->f.skip[0] && f->r.ok;
+
+	snprintf(num[0], 40, "%d", f->f.threads);
+	snprintf(num[1], 40, "%llu", (unsigned long long)o->mo.seed);
+	snprintf(num[2], 40, "%ld", o->mo.ops);
+	snprintf(num[3], 40, "%ld", o->mo.warmup);
+	snprintf(num[4], 40, "%d", o->mo.line_size);
+	v[k++] = f->sc->name;
+	v[k++] = f->preset->name;
+	v[k++] = f->f.cfg ? cfg_layout_name(f->f.cfg) : "";
+	v[k++] = f->wl->name;
+	v[k++] = num[0];
+	v[k++] = f->f.placement;
+	v[k++] = f->f.cpus ? f->f.cpus : "";
+	v[k++] = fp;
+	v[k++] = model_interleave_names[o->mo.interleave];
+	v[k++] = o->mo.interleave == MODEL_RANDOM ? num[1] : "";
+	v[k++] = num[2];
+	v[k++] = num[3];
+	v[k++] = num[4];
+	if (ok)
+		model_csv_values(&f->r, mv);
+	for (int i = 0; i < MODEL_NCOLS; i++)
+		v[k++] = ok ? mv[i] : "";
+	v[k++] = f->f.skip[0] ? "skipped" : f->r.ok ? "ok" : "error";
+	v[k++] = f->f.skip[0] ? f->f.skip : f->r.reason;
+	for (int i = 0; i < c->nparam; i++, k++)
+		for (int j = 0; f->sc->params[j].name; j++)
+			if (!strcmp(f->sc->params[j].name, c->param_names[i]))
+				v[k] = cfg_value(f->f.cfg, j);
+	for (int i = 0; i < 2; i++) {
+		if (c->w[i] && csv_write_row(c->w[i], v)) {
+			fprintf(stderr, "pcbench: model: write: %s: %s\n", csv_path(c->w[i]),
+				strerror(errno));
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+int model_cli(const struct scenario *const *table, int argc, char **argv)
+{
+	struct mopts o;
+	struct csv_out csv = {0};
+	struct mfam *fams = NULL;
+	int nfams = 0, counts[MAX_COUNTS], ncounts, ok = 0, errors = 0, write_failed = 0, group = 0;
+	char err[512], fp[17];
+	char **scn, **pre, **wls;
+	struct topo *topo;
+
+	parse_model_options(argc, argv, &o);
+	scn = o.sel.scenarios ? split_list(o.sel.scenarios) : NULL;
+	pre = o.sel.presets ? split_list(o.sel.presets) : NULL;
+	wls = o.sel.workloads ? split_list(o.sel.workloads) : NULL;
+	selection_check(table, &o.sel, scn, pre, wls);
+	topo = topo_load(o.sel.topology, err, sizeof(err));
+	if (!topo)
+		usage_error("--topology", o.sel.topology, "%s", err);
+	topo_fingerprint(topo, fp);
+	ncounts =
+	    parse_threads(o.sel.threads, topo_npus(topo), counts, MAX_COUNTS, err, sizeof(err));
+	if (ncounts < 0)
+		usage_error("--threads", o.sel.threads, "%s", err);
+
+	/* families: scenario, workload, threads, preset (one table per first three) */
+	for (int s = 0; table[s]; s++) {
+		const struct scenario *sc = table[s];
+
+		if (!in_list(scn, sc->name))
+			continue;
+		for (int w = 0; sc->workloads[w].name; w++) {
+			if (!in_list(wls, sc->workloads[w].name))
+				continue;
+			for (int t = 0; t < ncounts; t++) {
+				for (int p = 0; sc->presets[p].name; p++) {
+					struct mfam m = {.sc = sc,
+							 .preset = &sc->presets[p],
+							 .wl = &sc->workloads[w]};
+					char name[256];
+
+					if (!in_list(pre, sc->presets[p].name))
+						continue;
+					snprintf(name, sizeof(name),
+						 "%s/preset:%s/workload:%s/threads:%d", sc->name,
+						 m.preset->name, m.wl->name, counts[t]);
+					m.f.sc = sc;
+					m.f.preset = m.preset;
+					m.f.wl = m.wl;
+					m.f.placement = o.sel.placement;
+					m.f.threads = counts[t];
+					m.f.cfg =
+					    cfg_new(sc, m.preset, m.wl, counts[t], o.sel.params,
+						    o.sel.nparams, err, sizeof(err));
+					if (!m.f.cfg)
+						usage_error("configuration", name, "%s", err);
+					if (family_place(&m.f, topo, err, sizeof(err)))
+						usage_error("--placement", o.sel.placement, "%s",
+							    err);
+					fams = realloc(fams, (size_t)(nfams + 1) * sizeof(*fams));
+					if (!fams)
+						usage_error("memory", "families", "out of memory");
+					fams[nfams++] = m;
+				}
+			}
+		}
+	}
+	if (!nfams)
+		usage_error("selection", "", "selects nothing to model");
+	open_csv(&csv, &o, table, scn);
+	stop_install(STOP_FLAG, 1);
+
+	for (int i = 0; i < nfams && !stop_requested; i++) {
+		struct mfam *f = &fams[i];
+		int first = !i || fams[i - 1].sc != f->sc || fams[i - 1].wl != f->wl ||
+			    fams[i - 1].f.threads != f->f.threads;
+		int last = i + 1 == nfams || fams[i + 1].sc != f->sc || fams[i + 1].wl != f->wl ||
+			   fams[i + 1].f.threads != f->f.threads;
+
+		if (!f->f.skip[0]) {
+			model_run(f->sc, f->f.cfg, topo, f->f.pus, f->f.threads, &o.mo, &f->r);
+			if (stop_requested) /* cut short: no row for it */
+				break;
+			ok += f->r.ok;
+			errors += !f->r.ok;
+		}
+		if (write_csv_row(&csv, f, &o, fp))
+			write_failed = 1;
+		if (o.quiet)
+			continue;
+		if (first) {
+			group = i;
+			print_table_header(f, &o);
+		}
+		print_row(f);
+		if (!last || !o.lines)
+			continue;
+		/* the shared-cache-line view of every preset of this table */
+		for (int k = group; k <= i; k++) {
+			if (fams[k].f.skip[0] || !fams[k].r.ok)
+				continue;
+			printf("\n--- %s/%s/%s threads=%d placement=%s cpus=%s ---\n",
+			       fams[k].sc->name, fams[k].wl->name, fams[k].preset->name,
+			       fams[k].f.threads, fams[k].f.placement, fams[k].f.cpus);
+			model_print_lines(stdout, &fams[k].r, o.lines);
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (csv_close_or_remove(csv.w[i]))
+			write_failed = 1;
+	if (csv.made_dir)
+		rmdir(csv.made_dir); /* only when empty: an interrupted run's only trace */
+	if (stop_requested)
+		fprintf(stderr, "pcbench: model: interrupted (%s): the rows written are whole\n",
+			strsignal(stop_requested));
+	for (int i = 0; i < nfams; i++) {
+		model_result_free(&fams[i].r);
+		cfg_free(fams[i].f.cfg);
+		free(fams[i].f.pus);
+		free(fams[i].f.cpus);
+	}
+	for (int i = NFIXED + MODEL_NCOLS + 2; i < csv.ncols; i++)
+		free((char *)csv.cols[i]);
+	free(fams);
+	free(scn);
+	free(pre);
+	free(wls);
+	topo_free(topo);
+	if (stop_requested)
+		return 3;
+	if (errors || write_failed)
+		return 1;
+	return ok ? 0 : 4;
+}
+
+/* The tracing build's table; weak, so that programs without it still link. */
+extern const struct scenario *const all_scenarios_traced[] __attribute__((weak));
+
+int model_main(int argc, char **argv)
+{
+	if (!all_scenarios_traced) {
+		fprintf(stderr, "pcbench: model: this program was linked without the tracing build "
+				"of the scenarios\n");
+		return 2;
+	}
+	return model_cli(all_scenarios_traced, argc, argv);
+}
