@@ -42,7 +42,12 @@
 	X(HOME, "home")                                                                            \
 	X(TOPOLOGY_FP, "topology_fp")                                                              \
 	X(LAYOUT_FP, "layout_fp")                                                                  \
-	X(PAIR_CLASS, "pair_class")
+	X(PAIR_CLASS, "pair_class")                                                                \
+	X(NIVCSW, "nivcsw")                                                                        \
+	X(RUN_DELAY_NS, "run_delay_ns")                                                            \
+	X(MIGRATIONS, "migrations")                                                                \
+	X(STEAL_PCT, "steal_pct")                                                                  \
+	X(RETRIES, "retries")
 
 enum results_col {
 #define RESULTS_ENUM(e, name) COL_##e,

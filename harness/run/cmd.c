@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,8 @@ enum {
 	O_MATRIX_CPUS,
 	O_LABEL,
 	O_RUN_DIR_FILE,
+	O_NOISE_MAX,
+	O_NOISE_RETRIES,
 };
 
 static const struct opt measure_opts[] = {
@@ -75,6 +78,14 @@ static const struct opt measure_opts[] = {
     {"time", O_TIME, "SECONDS",
      "one measurement window (default 0.2, in [0.001, 3600]),\n"
      "after a warm-up of a tenth of it"},
+    {"noise-max", O_NOISE_MAX, "PCT",
+     "a window whose thread waited for its CPU (run delay) or\n"
+     "whose planned CPU had steal for more than PCT% of it is\n"
+     "disturbed and measured again (default 10, or\n"
+     "PCBENCH_NOISE_MAX; off: record the noise, judge nothing)"},
+    {"noise-retries", O_NOISE_RETRIES, "N",
+     "...at most N times (default 2, in [0, 100]); a row still\n"
+     "disturbed gets status disturbed, kept out of statistics"},
     {"repetitions", 'r', "N",
      "(default 5: the fewest that can reach p < 0.05 after the\n"
      "correction, see pcbench compare), in [1, 1000]"},
@@ -264,6 +275,18 @@ static double parse_seconds(const char *s)
 	return v;
 }
 
+/* parse_noise_max - a percentage in (0, 100], or "off" (never disturbed: INFINITY). */
+static double parse_noise_max(const char *what, const char *s)
+{
+	double v;
+
+	if (!strcmp(s, "off"))
+		return INFINITY;
+	if (num_double(s, 1e-9, 100, &v))
+		usage_error(what, s, "expected a percentage in (0, 100] or off");
+	return v;
+}
+
 static int parse_reps(const char *s)
 {
 	int v;
@@ -290,6 +313,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->sel.placement = "scatter";
 	o->time_s = 0.2;
 	o->repetitions = 5;
+	o->noise_max_pct = getenv("PCBENCH_NOISE_MAX")
+			       ? parse_noise_max("PCBENCH_NOISE_MAX", getenv("PCBENCH_NOISE_MAX"))
+			       : NOISE_DEFAULT_MAX_PCT;
+	o->noise_retries = NOISE_DEFAULT_RETRIES;
 	o->sel.topology = "host";
 	o->events = "auto";
 	o->home = "first";
@@ -298,6 +325,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 		if (selection_option(&o->sel, c, optarg))
 			continue;
 		switch (c) {
+		case O_NOISE_MAX:
+			o->noise_max_pct = parse_noise_max("--noise-max", optarg);
+			break;
+		case O_NOISE_RETRIES:
+			if (num_int(optarg, 10, 0, 100, &o->noise_retries))
+				usage_error("--noise-retries", optarg,
+					    "expected an integer in [0, 100]");
+			break;
 		case O_TIME:
 			o->time_s = parse_seconds(optarg);
 			break;
@@ -399,6 +434,8 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	struct family *f = arg;
 	struct meas_result r;
 	char what[64], home[256];
+	const char *why;
+	enum status st;
 	int rep;
 
 	/* Flags read here are only written by thread 0 between measurements. */
@@ -418,16 +455,19 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 		r.failed = 1;
 		r.reason = "no operation completed in the window";
 	}
+	/* a window still disturbed after its retries is kept, but out of the statistics */
+	st = r.failed ? ST_ERROR : r.disturbed ? ST_DISTURBED : ST_OK;
+	why = st == ST_ERROR ? r.reason : st == ST_DISTURBED ? r.noise_reason : "";
 	home_cell(f, home, sizeof(home));
-	write_row(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : "", &r, home);
+	write_row(f, rep, st, why, &r, home);
 	objects_log_add(run.objects, f, rep, &r);
-	if (f->matrix_ns && !r.failed) /* ns per one-way transfer, for the matrix table */
+	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
-	*res = (struct gb_result){1, !r.failed,
+	*res = (struct gb_result){1, st == ST_OK,
 				  r.failed ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops,
-				  (double)r.ops, r.reason};
+				  (double)r.ops, why};
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
-	progress(f, rep, r.failed ? ST_ERROR : ST_OK, r.failed ? r.reason : what);
+	progress(f, rep, st, st == ST_OK ? what : why);
 	meas_reset(&f->m);
 }
 
@@ -698,6 +738,7 @@ int measure_main(int argc, char **argv)
 		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
 			  run.opt.time_s / 10, &f->home);
 		meas_set_counters(&f->m, run.pmu);
+		meas_set_noise(&f->m, run.opt.noise_max_pct / 100, run.opt.noise_retries);
 		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
 	}
 	if (!run.write_failed && !meas_abort)
@@ -732,5 +773,5 @@ int measure_main(int argc, char **argv)
 		run.write_failed = 1;
 	if (run.errors || run.write_failed)
 		return 1;
-	return run.ok ? 0 : 4;
+	return run.ok || run.disturbed ? 0 : 4;
 }

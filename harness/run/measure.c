@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* measure.c - the equal-time contention window. */
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,6 +49,14 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
 	pthread_mutex_init(&m->lock, NULL);
 	m->slots = bench_alloc((size_t)threads * sizeof(*m->slots), BENCH_PAD);
 	m->objs = xcalloc(MEAS_OBJECTS_MAX, sizeof(*m->objs));
+	m->steal0 = xcalloc((size_t)threads, sizeof(*m->steal0));
+	meas_set_noise(m, NOISE_DEFAULT_MAX_PCT / 100, NOISE_DEFAULT_RETRIES);
+}
+
+void meas_set_noise(struct measurement *m, double max_frac, int retries)
+{
+	m->noise_max = max_frac;
+	m->noise_retries = retries;
 }
 
 void meas_set_counters(struct measurement *m, const struct pmu_set *pmu)
@@ -70,9 +79,11 @@ void meas_destroy(struct measurement *m)
 	for (int i = 0; i < m->nobjs; i++)
 		free(m->objs[i].layout_text);
 	free(m->objs);
+	free(m->steal0);
 }
 
-void meas_reset(struct measurement *m)
+/* window_reset - ready for the next window of the same repetition (a retry). */
+static void window_reset(struct measurement *m)
 {
 	for (int i = 0; i < m->threads; i++) {
 		struct pmu_value *ev = m->slots[i].ev;
@@ -89,6 +100,14 @@ void meas_reset(struct measurement *m)
 	for (int i = 0; i < m->nobjs; i++)
 		free(m->objs[i].layout_text);
 	m->nobjs = 0;
+	m->disturbed = 0;
+	m->noise_reason[0] = '\0';
+}
+
+void meas_reset(struct measurement *m)
+{
+	window_reset(m);
+	m->retries = m->windows = m->disturbed_windows = 0;
 }
 
 static void fail(struct measurement *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -204,7 +223,75 @@ static void home_setup(struct measurement *m)
 	}
 }
 
-void meas_thread(struct measurement *m, int tid)
+/* steal_read - each planned PU's steal ticks now into @v (-1ULL where unknown). */
+static void steal_read(const struct measurement *m, unsigned long long *v)
+{
+	for (int i = 0; i < m->threads; i++)
+		if (noise_steal_reader(m->pus[i], &v[i]))
+			v[i] = ~0ULL;
+}
+
+/*
+ * steal_end - the largest planned PU's steal over warm-up + window, as a fraction, or NaN
+ * when that span is shorter than NOISE_STEAL_MIN_TICKS ticks (a 10 ms tick cannot
+ * resolve it) or the kernel does not say.
+ */
+static void steal_end(struct measurement *m)
+{
+	unsigned long long *now;
+	double span = m->warmup_s + m->window_s;
+
+	m->steal_frac = NAN;
+	if (span / NOISE_TICK_S < NOISE_STEAL_MIN_TICKS)
+		return;
+	now = xcalloc((size_t)m->threads, sizeof(*now));
+	steal_read(m, now);
+	for (int i = 0; i < m->threads; i++) {
+		double f;
+
+		if (now[i] == ~0ULL || m->steal0[i] == ~0ULL || now[i] < m->steal0[i])
+			continue;
+		f = (double)(now[i] - m->steal0[i]) * NOISE_TICK_S / span;
+		if (isnan(m->steal_frac) || f > m->steal_frac)
+			m->steal_frac = f;
+	}
+	free(now);
+}
+
+/* noise_check - thread 0, after a window: is it disturbed? Says why in noise_reason. */
+static void noise_check(struct measurement *m)
+{
+	double worst = 0;
+	int who = -1;
+
+	for (int i = 0; i < m->threads; i++) {
+		const struct thread_slot *s = &m->slots[i];
+		double span = s->t1 - s->t0, f;
+
+		if (!s->n0.have_delay || !s->n1.have_delay || span <= 0)
+			continue;
+		f = (double)(s->n1.delay_ns - s->n0.delay_ns) * 1e-9 / span;
+		if (f > worst)
+			worst = f, who = i;
+	}
+	m->disturbed = 0;
+	if (who >= 0 && worst > m->noise_max) {
+		m->disturbed = 1;
+		snprintf(m->noise_reason, sizeof(m->noise_reason),
+			 "disturbed: thread %d waited %.1f%% of the window for its CPU (run "
+			 "delay; limit %.0f%%)",
+			 who, worst * 100, m->noise_max * 100);
+	} else if (!isnan(m->steal_frac) && m->steal_frac > m->noise_max) {
+		m->disturbed = 1;
+		snprintf(m->noise_reason, sizeof(m->noise_reason),
+			 "disturbed: %.0f%% steal on a planned CPU (the hypervisor ran something "
+			 "else; limit %.0f%%)",
+			 m->steal_frac * 100, m->noise_max * 100);
+	}
+}
+
+/* window - one window: pin, set up, warm up, measure, tear down. */
+static void window(struct measurement *m, int tid)
 {
 	struct thread_slot *slot = &m->slots[tid];
 	struct pmu_thread *counters = NULL;
@@ -238,6 +325,7 @@ void meas_thread(struct measurement *m, int tid)
 	pthread_barrier_wait(&m->bar);
 
 	if (tid == 0) {
+		steal_read(m, m->steal0);
 		m->warm_end = now_s() + m->warmup_s;
 		m->deadline = m->warm_end + m->window_s;
 	}
@@ -249,11 +337,13 @@ void meas_thread(struct measurement *m, int tid)
 		run_until(m, slot, planned, m->warm_end, &batch);
 		slot->cpu_stray = -1;
 		slot->cpu_start = sched_getcpu();
+		noise_thread_read(&slot->n0);
 		pmu_thread_enable(counters);
 		slot->t0 = now_s();
 		slot->ops = run_until(m, slot, planned, m->deadline, &batch);
 		slot->t1 = now_s();
 		pmu_thread_disable(counters);
+		noise_thread_read(&slot->n1);
 		slot->cpu_end = sched_getcpu();
 		if (counters)
 			pmu_thread_read(counters, slot->ev);
@@ -271,6 +361,8 @@ void meas_thread(struct measurement *m, int tid)
 		}
 	}
 	pthread_barrier_wait(&m->bar);
+	if (tid == 0)
+		steal_end(m);
 
 	if (slot->tstate)
 		m->sc->thread_teardown(m->shared, slot->tstate);
@@ -281,6 +373,30 @@ void meas_thread(struct measurement *m, int tid)
 	pmu_thread_close(counters);
 	topo_binding_restore(m->topo, saved);
 	current = NULL;
+}
+
+void meas_thread(struct measurement *m, int tid)
+{
+	for (;;) {
+		window(m, tid);
+		pthread_barrier_wait(&m->bar); /* every thread's slot is final */
+		if (tid == 0) {
+			m->again = 0;
+			if (!atomic_load(&m->failed) && !meas_abort) {
+				noise_check(m);
+				m->windows++;
+				m->disturbed_windows += m->disturbed;
+				if (m->disturbed && m->retries < m->noise_retries) {
+					m->retries++;
+					window_reset(m);
+					m->again = 1;
+				}
+			}
+		}
+		pthread_barrier_wait(&m->bar);
+		if (!m->again)
+			break;
+	}
 }
 
 /* aggregate_counters - per event: summed per op if every thread counted it. */
@@ -312,6 +428,34 @@ static void aggregate_counters(struct measurement *m, struct meas_result *r)
 	r->ev = m->agg;
 }
 
+/* noise_result - the kept window's noise, summed over threads (-1 where not known). */
+static void noise_result(const struct measurement *m, struct meas_result *r)
+{
+	r->run_delay_ns = r->migrations = 0;
+	r->nivcsw = 0;
+	for (int i = 0; i < m->threads; i++) {
+		const struct thread_slot *s = &m->slots[i];
+
+		r->nivcsw += (double)(s->n1.nivcsw - s->n0.nivcsw);
+		if (r->run_delay_ns >= 0)
+			r->run_delay_ns =
+			    s->n0.have_delay && s->n1.have_delay
+				? r->run_delay_ns + (double)(s->n1.delay_ns - s->n0.delay_ns)
+				: -1;
+		if (r->migrations >= 0)
+			r->migrations =
+			    s->n0.have_migrations && s->n1.have_migrations
+				? r->migrations + (double)(s->n1.migrations - s->n0.migrations)
+				: -1;
+	}
+	r->steal_pct = m->steal_frac * 100;
+	r->retries = m->retries;
+	r->windows = m->windows;
+	r->disturbed_windows = m->disturbed_windows;
+	r->disturbed = m->disturbed;
+	r->noise_reason = m->noise_reason;
+}
+
 void meas_result(struct measurement *m, struct meas_result *r)
 {
 	double t0 = 0, t1 = 0;
@@ -339,6 +483,7 @@ void meas_result(struct measurement *m, struct meas_result *r)
 	r->t0 = t0;
 	r->t1 = t1;
 	aggregate_counters(m, r);
+	noise_result(m, r);
 }
 
 struct meas_arg {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "bench.h"
+#include "noise.h"
 #include "pmu.h"
 #include "topology.h"
 
@@ -38,7 +39,8 @@ struct thread_slot {
 	int cpu_start, cpu_end;
 	int cpu_stray; /* a CPU other than the planned one, seen during the window, or -1 */
 	void *tstate;
-	struct pmu_value *ev; /* this thread's counter readings, pmu_nevents of them */
+	struct pmu_value *ev;	    /* this thread's counter readings, pmu_nevents of them */
+	struct noise_thread n0, n1; /* scheduler counters at the window's start and end */
 };
 
 /*
@@ -89,6 +91,14 @@ struct measurement {
 	struct meas_event *agg;	  /* nev aggregated counters, filled by meas_result */
 	struct meas_object *objs; /* the scenario's objects() after setup, nobjs of them */
 	int nobjs;
+	/* Noise (noise.h): a window whose run delay or steal is over noise_max (a fraction
+	 * of the window) is measured again, at most noise_retries times. */
+	double noise_max;
+	int noise_retries;
+	unsigned long long *steal0; /* each planned PU's steal ticks before the warm-up */
+	double steal_frac;	    /* the largest PU's steal over warm-up + window, or NaN */
+	int retries, windows, disturbed_windows, again, disturbed;
+	char noise_reason[160];
 };
 
 struct meas_result {
@@ -99,6 +109,14 @@ struct meas_result {
 	int aborted; /* meas_abort interrupted it: write no row */
 	const char *reason;
 	const struct meas_event *ev; /* pmu_nevents(m->pmu) counters */
+	/* Noise of the window kept: sums over threads (-1: the kernel does not say), the
+	 * largest steal of the planned PUs in percent (NaN: window too short for ticks). */
+	double nivcsw, run_delay_ns, migrations, steal_pct;
+	int retries;		  /* windows measured again before this one */
+	int windows;		  /* windows measured for this row (retries + 1) */
+	int disturbed_windows;	  /* of those, how many were over the threshold */
+	int disturbed;		  /* this last one too: not a clean window */
+	const char *noise_reason; /* why it was disturbed */
 };
 
 /*
@@ -109,6 +127,11 @@ struct meas_result {
 void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
 	       const struct topo *topo, int threads, const int *pus, double window_s,
 	       double warmup_s, const struct topo_home *home);
+/*
+ * meas_set_noise - re-measure a window whose run delay or steal is over @max_frac of it, at
+ * most @retries times (meas_init: NOISE_DEFAULT_MAX_PCT / 100, NOISE_DEFAULT_RETRIES).
+ */
+void meas_set_noise(struct measurement *m, double max_frac, int retries);
 /* meas_set_counters - count @pmu's events per thread around the window (before running). */
 void meas_set_counters(struct measurement *m, const struct pmu_set *pmu);
 void meas_destroy(struct measurement *m);
@@ -116,7 +139,8 @@ void meas_destroy(struct measurement *m);
 /*
  * meas_thread - the body of thread @tid; all @threads threads must call it concurrently.
  * Failures (binding, setup, a thread that ran on the wrong CPU) mark the measurement
- * failed with a reason; every thread still passes every barrier.
+ * failed with a reason; every thread still passes every barrier. A disturbed window is
+ * measured again (meas_set_noise) before it returns.
  */
 void meas_thread(struct measurement *m, int tid);
 

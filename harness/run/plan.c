@@ -10,7 +10,7 @@
 #include "num.h"
 #include "util.h"
 
-const char *const status_names[] = {"ok", "error", "skipped"};
+const char *const status_names[] = {"ok", "error", "skipped", "disturbed"};
 
 static int parse_count(const char *s, size_t len, int max, int *out)
 {

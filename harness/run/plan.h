@@ -9,7 +9,8 @@
 #include "measure.h"
 #include "topology.h"
 
-enum status { ST_OK, ST_ERROR, ST_SKIPPED };
+/* ST_DISTURBED: measured, but over the noise limit after every retry (not in statistics) */
+enum status { ST_OK, ST_ERROR, ST_SKIPPED, ST_DISTURBED };
 extern const char *const status_names[];
 
 struct family {

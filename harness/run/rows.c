@@ -2,6 +2,7 @@
 /* rows.c - results.csv: its columns and one row per measurement; context.json. */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,9 @@ char *options_json(const struct options *o)
 	json_object_set_new(j, "time_s", json_real(o->time_s));
 	json_object_set_new(j, "warmup_s", json_real(o->time_s / 10));
 	json_object_set_new(j, "repetitions", json_integer(o->repetitions));
+	json_object_set_new(j, "noise_max_pct",
+			    isinf(o->noise_max_pct) ? json_null() : json_real(o->noise_max_pct));
+	json_object_set_new(j, "noise_retries", json_integer(o->noise_retries));
 	for (int i = 0; i < o->sel.nparams; i++)
 		json_array_append_new(params, json_string(o->sel.params[i]));
 	json_object_set_new(j, "param", params);
@@ -372,6 +376,26 @@ static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size
 		return f->pus && f->threads >= 2
 			   ? topo_pair_names[topo_pair_class(run.topo, f->pus[0], f->pus[1])]
 			   : "";
+	case COL_NIVCSW:
+		if (r)
+			snprintf(buf, len, "%.0f", r->nivcsw);
+		return buf;
+	case COL_RUN_DELAY_NS:
+		if (r && r->run_delay_ns >= 0)
+			snprintf(buf, len, "%.0f", r->run_delay_ns);
+		return buf;
+	case COL_MIGRATIONS:
+		if (r && r->migrations >= 0)
+			snprintf(buf, len, "%.0f", r->migrations);
+		return buf;
+	case COL_STEAL_PCT:
+		if (r)
+			fmt_double(buf, len, r->steal_pct); /* NaN (window too short): empty */
+		return buf;
+	case COL_RETRIES:
+		if (r)
+			snprintf(buf, len, "%d", r->retries);
+		return buf;
 	case RESULTS_NFIXED:
 		break;
 	}
@@ -493,6 +517,12 @@ static void columns_build(void)
 }
 
 /* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
+/* x_r_windows - @r counts windows (a measured row, not a skipped or failed one). */
+static int x_r_windows(enum status st, const struct meas_result *r)
+{
+	return r && (st == ST_OK || st == ST_DISTURBED);
+}
+
 void write_row(const struct family *f, int rep, enum status st, const char *reason,
 	       const struct meas_result *r, const char *home)
 {
@@ -501,7 +531,8 @@ void write_row(const struct family *f, int rep, enum status st, const char *reas
 	const char **v = xcalloc((size_t)run.ncols, sizeof(char *));
 	int k = 0;
 
-	*x = (struct row){f, rep, st, reason, st == ST_OK ? r : NULL, home, ""};
+	*x = (struct row){f,	rep, st, reason, st == ST_OK || st == ST_DISTURBED ? r : NULL,
+			  home, ""};
 	for (int i = 0; i < RESULTS_NFIXED; i++, k++)
 		v[k] = fixed_cell((enum results_col)i, x, buf[k], sizeof(buf[k]));
 	for (int i = 0; i < NFAMILIES; i++)
@@ -531,6 +562,12 @@ void write_row(const struct family *f, int rep, enum status st, const char *reas
 	run.ok += st == ST_OK;
 	run.errors += st == ST_ERROR;
 	run.skipped += st == ST_SKIPPED;
+	run.disturbed += st == ST_DISTURBED;
+	if (x_r_windows(st, r)) {
+		run.windows += r->windows;
+		run.disturbed_windows += r->disturbed_windows;
+		run.retries += r->retries;
+	}
 }
 
 /*
@@ -567,6 +604,13 @@ void progress_end(void)
 	fprintf(stderr, "%spcbench: %d measurements in %.0f s: %d ok, %d error, %d skipped\n",
 		isatty(2) ? "\r\033[K" : "", run.done, now_s() - run.t_first, run.ok, run.errors,
 		run.skipped);
+	if (run.windows && !isinf(run.opt.noise_max_pct))
+		fprintf(stderr,
+			"pcbench: noise: %d of %d windows disturbed (run delay or steal over "
+			"%g%%): %d measured again, %d rows left disturbed (status disturbed, not "
+			"in the statistics)\n",
+			run.disturbed_windows, run.windows, run.opt.noise_max_pct, run.retries,
+			run.disturbed);
 }
 
 /* home_cell - the `home` column: the NUMA nodes that held the shared state, as verified. */

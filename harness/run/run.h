@@ -27,7 +27,8 @@ struct options {
 	struct selection sel;
 	const char *out, *csv, *filter, *label, *run_dir_file;
 	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
-	double time_s;
+	double time_s, noise_max_pct;
+	int noise_retries;
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
 	int matrix;
 	int events_set; /* --events was given */
@@ -55,6 +56,8 @@ struct run {
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed, stopped;
+	int disturbed;				 /* rows left disturbed (status disturbed) */
+	int windows, disturbed_windows, retries; /* every window measured, for the summary */
 	double t_first;
 	/* Long-lived allocations, kept reachable until exit. */
 	char **gb_argv, **orig_argv, **homes;

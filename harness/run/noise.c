@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+/* noise.c - per-thread scheduler counters and per-CPU steal, for disturbed windows. */
+#include "noise.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "machine.h"
+#include "sysfs.h"
+
+void noise_thread_read(struct noise_thread *s)
+{
+	struct rusage ru;
+	char line[256];
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	if (!getrusage(RUSAGE_THREAD, &ru))
+		s->nivcsw = ru.ru_nivcsw;
+	/* schedstat: time on the CPU, time waiting on a run queue, timeslices (ns) */
+	if (!procfs_read("thread-self/schedstat", line, sizeof(line)))
+		s->have_delay = sscanf(line, "%*u %llu", &s->delay_ns) == 1;
+	f = procfs_open("thread-self/sched");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "se.nr_migrations", 16)) {
+			char *colon = strchr(line, ':');
+
+			s->have_migrations =
+			    colon && sscanf(colon + 1, "%llu", &s->migrations) == 1;
+			break;
+		}
+	if (f)
+		fclose(f);
+}
+
+static int proc_stat_steal(int cpu, unsigned long long *ticks)
+{
+	struct cpu_ticks t;
+
+	if (machine_cpu_ticks(cpu, &t))
+		return -1;
+	*ticks = t.steal;
+	return 0;
+}
+
+int (*noise_steal_reader)(int cpu, unsigned long long *ticks) = proc_stat_steal;

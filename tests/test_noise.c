@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_noise.c - disturbed windows are measured again (issue 15 part 5), with a fake steal
+ * source injected as noise_steal_reader: steal in the first window only makes exactly one
+ * retry and a clean result; steal in every window stops at the retry limit and leaves the
+ * result disturbed, saying why; a window too short for /proc/stat's 10 ms ticks is never
+ * judged by steal. The limit is above 100% of the window so that the run delay of a busy
+ * test machine cannot trigger a retry: only the fake steal does. No timing is asserted.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "harness.h"
+#include "measure.h"
+#include "noise.h"
+#include "topology.h"
+#include "util.h"
+
+static int calls;
+static unsigned long long per_window; /* steal ticks added by every window after the 1st */
+
+/* Calls alternate: before a window (even), after it (odd); +1000 ticks in the 1st window. */
+static int fake_steal(int cpu, unsigned long long *ticks)
+{
+	int c = calls++, done = c / 2 + c % 2; /* windows finished at this call */
+
+	(void)cpu;
+	*ticks = done ? 1000 + (unsigned long long)(done - 1) * per_window : 0;
+	return 0;
+}
+
+static void measure(const char *what, double window_s, int retries, unsigned long long steal,
+		    struct meas_result *r, struct measurement *m, const struct scenario *sc,
+		    const struct bench_cfg *cfg, struct topo *t, int *pu)
+{
+	struct topo_home home;
+	char err[256];
+
+	calls = 0;
+	per_window = steal;
+	topo_home_parse(t, "first", pu[0], &home, err, sizeof(err));
+	meas_init(m, sc, cfg, t, 1, pu, window_s, window_s / 10, &home);
+	meas_set_noise(m, 1.5, retries);
+	meas_run(m);
+	meas_result(m, r);
+	CHECK(!r->failed, "%s: failed: %s", what, r->reason);
+	printf("%s: %d window(s), %d disturbed, %d retries, steal %.0f%%, %s\n", what, r->windows,
+	       r->disturbed_windows, r->retries, r->steal_pct,
+	       r->disturbed ? r->noise_reason : "clean");
+}
+
+int main(void)
+{
+	const struct scenario *sc = scenario_find("page_counter");
+	struct bench_cfg *cfg;
+	struct measurement m;
+	struct meas_result r;
+	struct topo *t;
+	char err[256];
+	int pu[1];
+
+	t = topo_load_host(err, sizeof(err));
+	if (!t || !sc || topo_place(t, "scatter", 1, pu, err, sizeof(err))) {
+		fprintf(stderr, "test_noise: %s\n", err);
+		return 1;
+	}
+	cfg = cfg_new(sc, preset_find(sc, "+ABC"), workload_find(sc, "direct"), 1, NULL, 0, err,
+		      sizeof(err));
+	CHECK(cfg != NULL, "cfg: %s", err);
+	noise_steal_reader = fake_steal;
+
+	/* Steal in the first window only: one retry, then a clean window is kept. */
+	measure("steal once", 0.2, 2, 0, &r, &m, sc, cfg, t, pu);
+	CHECK(r.retries == 1 && r.windows == 2 && r.disturbed_windows == 1 && !r.disturbed,
+	      "steal once: want 1 retry, 2 windows, 1 disturbed, clean result");
+	CHECK(r.steal_pct == 0, "steal once: kept window's steal %g%%, want 0", r.steal_pct);
+	meas_destroy(&m);
+
+	/* Steal in every window: the retry limit, then the disturbed result says why. */
+	measure("steal always", 0.2, 2, 1000, &r, &m, sc, cfg, t, pu);
+	CHECK(r.retries == 2 && r.windows == 3 && r.disturbed_windows == 3 && r.disturbed,
+	      "steal always: want 2 retries, 3 disturbed windows, disturbed");
+	CHECK(r.disturbed && strstr(r.noise_reason, "steal"), "steal always: reason '%s'",
+	      r.noise_reason);
+	CHECK(r.steal_pct > 150, "steal always: steal %g%%", r.steal_pct);
+	meas_destroy(&m);
+
+	/* No retries allowed: measured once, disturbed. */
+	measure("no retries", 0.2, 0, 1000, &r, &m, sc, cfg, t, pu);
+	CHECK(r.retries == 0 && r.windows == 1 && r.disturbed, "no retries: want 1 window");
+	meas_destroy(&m);
+
+	/* 11 ms of warm-up + window is about one tick: steal is not used, nothing retried. */
+	measure("short window", 0.01, 2, 1000, &r, &m, sc, cfg, t, pu);
+	CHECK(r.retries == 0 && !r.disturbed && isnan(r.steal_pct),
+	      "short window: want no retry and no steal figure (got %d, %g)", r.retries,
+	      r.steal_pct);
+	CHECK(calls == 1, "short window: steal read %d times, want 1 (before, not after)", calls);
+	meas_destroy(&m);
+
+	cfg_free(cfg);
+	topo_free(t);
+	if (!failures)
+		printf("ok: disturbed windows\n");
+	return failures != 0;
+}
