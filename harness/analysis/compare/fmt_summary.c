@@ -48,6 +48,22 @@ static const struct result *result_at(const struct compare *c, const struct bloc
 	return i >= 0 ? &c->res[i] : NULL;
 }
 
+/* The cells of a comparison: %change, its ci, the corrected p and the verdict. */
+static void verdict_cells(const struct result *r, char *change, char *ci, char *p, char *verdict,
+			  size_t len)
+{
+	if (isnan(r->change))
+		snprintf(change, len, "-");
+	else
+		snprintf(change, len, "%+.1f%%", r->change);
+	if (isnan(r->ci_lo))
+		snprintf(ci, len, "-");
+	else
+		snprintf(ci, len, "[%+.1f%%, %+.1f%%]", r->ci_lo, r->ci_hi);
+	cmp_fmt_p(p, len, r);
+	snprintf(verdict, len, "%s", r->verdict);
+}
+
 /* One row: column @col of block @b (0: the base), metric @m. Returns 1 if it has flags. */
 static int add_row(struct table *t, const struct compare *c, const struct block *b, int col, int m)
 {
@@ -86,16 +102,7 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 	if (!col) {
 		snprintf(cell[S_CHANGE], 160, "base");
 	} else {
-		if (isnan(r->change))
-			snprintf(cell[S_CHANGE], 160, "-");
-		else
-			snprintf(cell[S_CHANGE], 160, "%+.1f%%", r->change);
-		if (isnan(r->ci_lo))
-			snprintf(cell[S_CI], 160, "-");
-		else
-			snprintf(cell[S_CI], 160, "[%+.1f%%, %+.1f%%]", r->ci_lo, r->ci_hi);
-		cmp_fmt_p(cell[S_P], 160, r);
-		snprintf(cell[S_VERDICT], 160, "%s", r->verdict);
+		verdict_cells(r, cell[S_CHANGE], cell[S_CI], cell[S_P], cell[S_VERDICT], 160);
 	}
 	for (int k = 0; k < S_N; k++)
 		cp[k] = cell[k];
@@ -190,13 +197,7 @@ static void print_significant(const struct compare *c, FILE *out)
 			snprintf(cell[G_CASE], 1024, "%s: %s vs %s", c->entries[b->entry].label,
 				 b->label[r->col], b->label[0]);
 		snprintf(cell[G_METRIC], 1024, "%s", c->metrics[r->metric]);
-		snprintf(cell[G_CHANGE], 1024, "%+.1f%%", r->change);
-		if (isnan(r->ci_lo))
-			snprintf(cell[G_CI], 1024, "-");
-		else
-			snprintf(cell[G_CI], 1024, "[%+.1f%%, %+.1f%%]", r->ci_lo, r->ci_hi);
-		cmp_fmt_p(cell[G_P], 1024, r);
-		snprintf(cell[G_VERDICT], 1024, "%s", r->verdict);
+		verdict_cells(r, cell[G_CHANGE], cell[G_CI], cell[G_P], cell[G_VERDICT], 1024);
 		for (int k = 0; k < G_N; k++)
 			cp[k] = cell[k];
 		table_add(t, cp);
