@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
@@ -123,10 +124,24 @@ static inline int memcg_check_layout(const struct layout *l, const char *const *
 		ok = is_counter;
 	}
 	if (!ok) {
+		char why[256] = "";
+
+		/* A struct the import did not follow: say which one to add. */
+		if (ls && !layout_why_missing(l, "mem_cgroup", "css.parent", why, sizeof(why)))
+			for (int c = 0; counters[c] && !why[0]; c++)
+				for (int i = 0; i < ls->nfields; i++)
+					if (!strcmp(ls->fields[i].name, counters[c]) &&
+					    ls->fields[i].kind != LK_STRUCT &&
+					    ls->fields[i].ctype[0])
+						snprintf(why, sizeof(why),
+							 "%s is %s, not expanded in this layout: "
+							 "import it with page_counter added to "
+							 "--struct (or with -E, or --btf)",
+							 counters[c], ls->fields[i].ctype);
 		bench_error(err, errlen,
 			    "layout %s: struct mem_cgroup needs css.parent and page_counter fields "
-			    "%s",
-			    l->name, names);
+			    "%s%s%s",
+			    l->name, names, why[0] ? ": " : "", why);
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(pc_fields) / sizeof(pc_fields[0]); i++) {
@@ -135,6 +150,27 @@ static inline int memcg_check_layout(const struct layout *l, const char *const *
 				    l->name, pc_fields[i]);
 			return -1;
 		}
+	}
+	/* A newer kernel's page_counter has more fields: accepted, and named. */
+	{
+		const struct layout_struct *pc = layout_find_struct(l, "page_counter");
+		char extra[512] = "";
+		size_t n = 0;
+
+		for (int f = 0; pc && f < pc->nfields && n < sizeof(extra); f++) {
+			size_t k = 0;
+
+			while (k < sizeof(pc_fields) / sizeof(pc_fields[0]) &&
+			       strcmp(pc->fields[f].name, pc_fields[k]))
+				k++;
+			if (k == sizeof(pc_fields) / sizeof(pc_fields[0]))
+				n += (size_t)snprintf(extra + n, sizeof(extra) - n, "%s%s",
+						      n ? ", " : "", pc->fields[f].name);
+		}
+		if (extra[0])
+			bench_note(
+			    "layout %s: struct page_counter fields the algorithm ignores: %s",
+			    l->name, extra);
 	}
 	return 0;
 }

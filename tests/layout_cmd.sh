@@ -145,7 +145,7 @@ for f in "$fx"/layouts/bad-*.layout; do
 done
 
 # ---- import ----
-for n in holey nested nested-relative multi; do
+for n in holey nested nested-relative multi typedef-chain; do
 	(cd "$fx/pahole" && "$pcbench" layout import "$n.txt") >"$tmp/imp" 2>"$tmp/err" ||
 		no "import $n.txt: $(cat "$tmp/err")"
 	cmp -s "$tmp/imp" "$fx/layouts/import-$n.layout" && echo "ok: import $n.txt == import-$n.layout" ||

@@ -87,6 +87,13 @@ int bench_window_over(void);
 void bench_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/*
+ * bench_note - a remark on stderr ("pcbench: note: ..."), printed once per distinct text
+ * however often a check runs: what a scenario accepts but does not model (the fields of a
+ * newer kernel's struct it ignores).
+ */
+void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* A modelled object of the shared state: where it is and which layout struct it follows. */
 struct bench_object {
 	const char *name;  /* "root", "L1", ... */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * layout.h - struct layouts as data: field -> byte offset tables with size and alignment,
- * parsed from a small text format (see docs/layouts.md, "Layout file reference"). The built-in layouts
- * (benches/layouts/ *.layout) are embedded at build time, so the binary needs no data path.
+ * parsed from a small text format (see docs/layouts.md, "Layout file reference"). The built-in
+ * layouts (benches/layouts/ *.layout) are embedded at build time, so the binary needs no data path.
  */
 #ifndef PCBENCH_LAYOUT_H
 #define PCBENCH_LAYOUT_H
@@ -20,6 +20,9 @@ struct layout_field {
 	enum layout_kind kind;
 	int type; /* LK_STRUCT: index into layout->structs of the nested struct, else -1 */
 	int line; /* line of the definition in the source text */
+	/* "struct X" when the line's comment starts with it (layout import writes the C type
+	   there; "struct X: not expanded" for a nested struct it could not follow), else "" */
+	char ctype[LAYOUT_NAME_MAX + 8];
 };
 
 struct layout_struct {
@@ -67,6 +70,16 @@ const struct layout_struct *layout_find_struct(const struct layout *l, const cha
  * dotted path through nested struct fields ("memory.usage"). Returns -1 when missing.
  */
 long layout_offset(const struct layout *l, const char *sname, const char *path);
+
+/*
+ * layout_why_missing - why dotted @path is not a field of struct @sname, when the layout
+ * can tell: a prefix of it is a plain field whose comment names a struct ("css" is struct
+ * cgroup_subsys_state, not expanded on import). Writes "PREFIX is struct X, not expanded in
+ * this layout: import it with X added to --struct (or with -E, or --btf)" into @buf and
+ * returns 1; 0 (and "") otherwise.
+ */
+int layout_why_missing(const struct layout *l, const char *sname, const char *path, char *buf,
+		       size_t len);
 
 /* layout_fingerprint - 64-bit FNV-1a over every struct and field name, offset and size. */
 uint64_t layout_fingerprint(const struct layout *l);

@@ -742,7 +742,11 @@ static int read_text(struct ph *p, const char *text)
 				return -1;
 			continue;
 		}
-		/* "/ * typedef NAME * / struct {" in pahole -E */
+		/*
+		 * "/ * typedef NAME [-> NAME2]... * / struct {" (or a member) in pahole -E:
+		 * pahole 1.24 names the typedef chain (atomic_long_t -> atomic64_t); the first
+		 * name is the type the code uses, which decides the kind.
+		 */
 		if (!strncmp(l, "/* typedef ", 11)) {
 			const char *q = l + 11, *e;
 
@@ -751,11 +755,25 @@ static int read_text(struct ph *p, const char *text)
 				;
 			copyn(tdef, sizeof(tdef), q, (size_t)(e - q));
 			skip_blanks(&e);
-			if (strncmp(e, "*/", 2)) {
+			while (!strncmp(e, "->", 2)) {
+				const char *n;
+
+				e += 2;
+				skip_blanks(&e);
+				for (n = e; is_ident((unsigned char)*e); e++)
+					;
+				if (e == n)
+					break;
+				skip_blanks(&e);
+			}
+			if (!tdef[0] || strncmp(e, "*/", 2)) {
 				fail(p, line, "cannot read the typedef comment '%s'", l);
 				return -1;
 			}
 			l = trim((char *)e + 2);
+			/* Before a member ("/ * typedef bool * / _Bool x;"): the C type follows. */
+			if (l[0] && l[strlen(l) - 1] != '{')
+				tdef[0] = 0;
 		}
 		if (l[0] && l[strlen(l) - 1] == '{') {
 			char tag[PH_NAME] = "";
@@ -1536,11 +1554,21 @@ char *pahole_to_layout(const char *text, const char *source, const struct pahole
 
 		snprintf(src, sizeof(src), "%s", p.source);
 		clean(src);
-		tx(&t, 0, "# imported by pcbench layout import from pahole output: %s\n", src);
+		/* btf.c gives its text as "btf:PATH" (libbpf, rendered as pahole -E prints it). */
+		if (!strncmp(src, "btf:", 4))
+			tx(&t, 0, "# imported by pcbench layout import from BTF: %s\n", src + 4);
+		else
+			tx(&t, 0, "# imported by pcbench layout import from pahole output: %s\n",
+			   src);
 	}
-	tx(&t, 0,
-	   "# offsets and sizes from pahole; kinds from the C types (see README, Layouts from "
-	   "outside)\n");
+	if (!strncmp(p.source, "btf:", 4))
+		tx(&t, 0,
+		   "# offsets and sizes from BTF; kinds from the C types (see docs/layouts.md, "
+		   "Layouts from the running kernel)\n");
+	else
+		tx(&t, 0,
+		   "# offsets and sizes from pahole; kinds from the C types (see README, Layouts "
+		   "from outside)\n");
 	tx(&t, 0, "layout %s\n", name);
 	tx(&t, 0, "desc %s\n", desc);
 	for (int i = 0; i < nlist; i++)

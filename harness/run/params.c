@@ -56,6 +56,28 @@ const struct bench_param *scenario_param(const struct scenario *sc, int i)
 	return NULL;
 }
 
+void bench_note(const char *fmt, ...)
+{
+	static char *seen[32];
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	char buf[1024];
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < 32 && seen[i] && strcmp(seen[i], buf); i++)
+		;
+	if (i == 32 || !seen[i]) {
+		if (i < 32)
+			seen[i] = xstrdup(buf);
+		fprintf(stderr, "pcbench: note: %s\n", buf);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
 static int param_index(const struct scenario *sc, const char *name, size_t len)
 {
 	const struct bench_param *p;

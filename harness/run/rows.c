@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -143,6 +144,43 @@ static json_t *work_json(void)
 	return w;
 }
 
+/*
+ * layouts_json - each layout the families use, once: name, fingerprint, source, desc; for a
+ * layout read from BTF also its path and the kernel release of this run (the running
+ * kernel is the one /sys/kernel/btf/vmlinux describes).
+ */
+static json_t *layouts_json(void)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; i < run.nfams; i++) {
+		const struct layout *l = cfg_layout(run.fams[i].cfg);
+		int dup = 0;
+		json_t *o;
+
+		for (int k = 0; l && k < i; k++)
+			dup |= cfg_layout(run.fams[k].cfg) == l;
+		if (!l || dup)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "name", json_string(l->name));
+		json_object_set_new(o, "fingerprint", json_string(run.fams[i].layout_fp));
+		json_object_set_new(o, "source", json_string(l->source));
+		json_object_set_new(o, "desc", json_string(l->desc));
+		if (!strncmp(l->source, "btf:", 4)) {
+			struct utsname u;
+			json_t *b = json_object();
+
+			json_object_set_new(b, "path", json_string(l->source + 4));
+			json_object_set_new(b, "kernel_release",
+					    json_string(uname(&u) ? "" : u.release));
+			json_object_set_new(o, "btf", b);
+		}
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 char *options_json(const struct options *o)
 {
 	json_t *j = json_object(), *params = json_array();
@@ -170,6 +208,7 @@ char *options_json(const struct options *o)
 	json_object_set_new(j, "param", params);
 	json_object_set_new(j, "counters", pmu_set_json(run.pmu));
 	json_object_set_new(j, "work_calibration", work_json());
+	json_object_set_new(j, "layouts", layouts_json());
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	return s;
