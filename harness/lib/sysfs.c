@@ -7,18 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* env_root - the directory @var names, or NULL when it is unset or empty. */
+static const char *env_root(const char *var)
+{
+	const char *r = getenv(var);
+
+	return r && r[0] ? r : NULL;
+}
+
 const char *sysfs_root(void)
 {
-	const char *r = getenv("PCBENCH_SYSFS_ROOT");
-
-	return r && r[0] ? r : "/sys";
+	return env_root("PCBENCH_SYSFS_ROOT") ? env_root("PCBENCH_SYSFS_ROOT") : "/sys";
 }
 
 int sysfs_overridden(void)
 {
-	const char *r = getenv("PCBENCH_SYSFS_ROOT");
-
-	return r && r[0];
+	return env_root("PCBENCH_SYSFS_ROOT") != NULL;
 }
 
 void sysfs_path(char *buf, size_t len, const char *rel)
@@ -54,16 +58,12 @@ int sysfs_read(const char *rel, char *buf, size_t len)
 
 const char *procfs_root(void)
 {
-	const char *r = getenv("PCBENCH_PROCFS_ROOT");
-
-	return r && r[0] ? r : "/proc";
+	return env_root("PCBENCH_PROCFS_ROOT") ? env_root("PCBENCH_PROCFS_ROOT") : "/proc";
 }
 
 int procfs_overridden(void)
 {
-	const char *r = getenv("PCBENCH_PROCFS_ROOT");
-
-	return r && r[0];
+	return env_root("PCBENCH_PROCFS_ROOT") != NULL;
 }
 
 int procfs_read(const char *rel, char *buf, size_t len)
