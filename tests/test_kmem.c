@@ -32,6 +32,7 @@
 #include "pc_ref.h"
 #include "check.h"
 #include "scenario_inst.h"
+#include "fixture_topo.h"
 
 #define NLEVELS 4
 #define LEAF (NLEVELS - 1)
@@ -443,22 +444,10 @@ static void test_model_flush(const char *srcdir)
 	const struct scenario *sc = scenario_find("kmem");
 
 	for (size_t f = 0; f < ARRAY_SIZE(fixtures); f++) {
-		char path[512], spec[600], line[400] = "", err[512];
-		struct topo *t;
-		FILE *fp;
+		struct topo *t = fixture_topo(srcdir, fixtures[f]);
+		char err[512];
 		int pus[8];
 
-		snprintf(path, sizeof(path), "%s/tests/topologies/%s.synthetic", srcdir,
-			 fixtures[f]);
-		fp = fopen(path, "r");
-		while (fp && fgets(line, sizeof(line), fp) && line[0] == '#')
-			;
-		if (fp)
-			fclose(fp);
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(spec, sizeof(spec), "synthetic:%s", line);
-		t = topo_load(spec, err, sizeof(err));
-		CHECK(t, "topology %s: %s", path, err);
 		if (!t)
 			continue;
 		CHECK(topo_place(t, "scatter", 8, pus, err, sizeof(err)) == TOPO_OK,

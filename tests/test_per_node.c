@@ -28,6 +28,7 @@
 #include "model.h"
 #include "check.h"
 #include "scenario_inst.h"
+#include "fixture_topo.h"
 
 #define NR_LRU 5
 #define ZONE_NORMAL 2
@@ -816,24 +817,13 @@ static int model_pn(const char *srcdir, const char *preset, const char *lock, in
 		    int line_size, struct model_result *r)
 {
 	const struct scenario *sc = scenario_find("per_node");
-	char path[512], spec[600], line[400] = "", err[512], lk_[32], *user[] = {lk_};
+	char err[512], lk_[32], *user[] = {lk_};
 	struct model_opts o;
 	struct bench_cfg *cfg;
-	struct topo *t;
-	FILE *fp;
+	struct topo *t = fixture_topo(srcdir, "spr-2s56c-snc4");
 	int pus[16], ret = -1;
 
-	snprintf(path, sizeof(path), "%s/tests/topologies/spr-2s56c-snc4.synthetic", srcdir);
-	fp = fopen(path, "r");
-	while (fp && fgets(line, sizeof(line), fp) && line[0] == '#')
-		;
-	if (fp)
-		fclose(fp);
-	line[strcspn(line, "\n")] = '\0';
-	snprintf(spec, sizeof(spec), "synthetic:%s", line);
 	snprintf(lk_, sizeof(lk_), "lock=%s", lock);
-	t = topo_load(spec, err, sizeof(err));
-	CHECK(t, "topology %s: %s", path, err);
 	if (!t)
 		return -1;
 	cfg = cfg_new(sc, preset_find(sc, preset), workload_find(sc, "shared"), threads, user, 1,
