@@ -767,8 +767,11 @@ int measure_main(int argc, char **argv)
 		print_matrix();
 	else if (run.done && !run.write_failed && compare_run_report(run.run_dir))
 		run.write_failed = 1;
-	printf("\nrun directory: %s (%d ok, %d error, %d skipped)\n", run.run_dir, run.ok,
-	       run.errors, run.skipped);
+	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run.run_dir, run.ok, run.errors,
+	       run.skipped);
+	if (run.disturbed)
+		printf(", %d disturbed", run.disturbed);
+	printf(")\n");
 	if (write_run_dir_file())
 		run.write_failed = 1;
 	if (run.errors || run.write_failed)

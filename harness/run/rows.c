@@ -640,9 +640,12 @@ void progress(const struct family *f, int rep, enum status st, const char *what)
 /* progress_end - the progress line becomes one summary line (also when not a terminal). */
 void progress_end(void)
 {
-	fprintf(stderr, "%spcbench: %d measurements in %.0f s: %d ok, %d error, %d skipped\n",
+	fprintf(stderr, "%spcbench: %d measurements in %.0f s: %d ok, %d error, %d skipped",
 		isatty(2) ? "\r\033[K" : "", run.done, now_s() - run.t_first, run.ok, run.errors,
 		run.skipped);
+	if (run.disturbed)
+		fprintf(stderr, ", %d disturbed", run.disturbed);
+	fputc('\n', stderr);
 	if (run.windows && !isinf(run.opt.noise_max_pct))
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows disturbed (run delay or steal over "
