@@ -121,8 +121,8 @@ struct cell {
 	int side, group, entry;
 	struct rowref *rows;
 	int nrows, cap;
-	int nok, nerr, nskip;
-	const char *err_reason, *skip_reason;
+	int nok, nerr, nskip, ndist; /* ndist: status disturbed (noise over --noise-max) */
+	const char *err_reason, *skip_reason, *dist_reason;
 };
 
 struct summary {

@@ -202,6 +202,10 @@ void cmp_add_row(struct compare *c, int ri, int row)
 		cl->nskip++;
 		if (!cl->skip_reason)
 			cl->skip_reason = reason;
+	} else if (!strcmp(status, "disturbed")) {
+		cl->ndist++;
+		if (!cl->dist_reason)
+			cl->dist_reason = reason;
 	} else {
 		/* "error", and anything that is not ok. */
 		cl->nerr++;

@@ -76,6 +76,9 @@ void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl)
 	if (cl->nskip)
 		sb_printf(f, "%s%s%s%d/%d skipped: %.60s", f->n ? "; " : "", who, sp, cl->nskip,
 			  cl->nrows, cl->skip_reason[0] ? cl->skip_reason : "no reason given");
+	if (cl->ndist)
+		sb_printf(f, "%s%s%s%d/%d disturbed: %.60s", f->n ? "; " : "", who, sp, cl->ndist,
+			  cl->nrows, cl->dist_reason[0] ? cl->dist_reason : "noise over the limit");
 }
 
 void cmp_compare_cells(struct compare *c, int bi, int col)
@@ -103,7 +106,8 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 		/* Rows with nothing to say never appear: a counter 0 on both sides, or absent. */
 		if (strcmp(c->metrics[m], "ops_per_s") && (!nb || !no || all_zero))
 			continue;
-		if (!nb && !no && !cb->nerr && !cb->nskip && !co->nerr && !co->nskip)
+		if (!nb && !no && !cb->nerr && !cb->nskip && !cb->ndist && !co->nerr &&
+		    !co->nskip && !co->ndist)
 			continue;
 		summarize(vb, nb, muxb, &r.b);
 		summarize(vo, no, muxo, &r.o);
