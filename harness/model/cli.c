@@ -360,14 +360,7 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 					m.f.wl = m.wl;
 					m.f.placement = o.sel.placement;
 					m.f.threads = counts[t];
-					m.f.cfg =
-					    cfg_new(sc, m.preset, m.wl, counts[t], o.sel.params,
-						    o.sel.nparams, err, sizeof(err));
-					if (!m.f.cfg)
-						usage_error("configuration", name, "%s", err);
-					if (family_place(&m.f, topo, err, sizeof(err)))
-						usage_error("--placement", o.sel.placement, "%s",
-							    err);
+					family_resolve(&m.f, &o.sel, topo, name);
 					fams = realloc(fams, (size_t)(nfams + 1) * sizeof(*fams));
 					if (!fams)
 						usage_error("memory", "families", "out of memory");

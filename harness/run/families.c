@@ -30,10 +30,7 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 		snprintf(p, (size_t)(end - p), "/home:%s", f.home_spec);
 	if (re && (regexec(re, f.name, 0, NULL, 0) == 0) == negate)
 		return;
-	f.cfg = cfg_new(f.sc, f.preset, f.wl, f.threads, o->sel.params, o->sel.nparams, err,
-			sizeof(err));
-	if (!f.cfg)
-		usage_error("configuration", f.name, "%s", err);
+	family_resolve(&f, &o->sel, topo, f.name);
 	if (cfg_layout(f.cfg)) {
 		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
 			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
@@ -45,8 +42,6 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 				 (unsigned long long)layout_fingerprint(l));
 		layout_free(l);
 	}
-	if (family_place(&f, topo, err, sizeof(err)))
-		usage_error("--placement", o->sel.placement, "%s", err);
 	if (f.pus && topo_home_parse(topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
 		usage_error("--home", f.home_spec, "%s", err);
 	run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));

@@ -84,4 +84,12 @@ char **split_list(const char *s);
  */
 int family_place(struct family *f, const struct topo *t, char *err, size_t errlen);
 
+/*
+ * family_resolve - @f's configuration (its scenario, preset, workload and threads, with the
+ * --param values of @s) and its PUs on @t; exits 2 naming @name (a bad configuration) or
+ * the placement (unknown). What measure and model both do to each family they select.
+ */
+void family_resolve(struct family *f, const struct selection *s, const struct topo *t,
+		    const char *name);
+
 #endif
