@@ -76,6 +76,34 @@ static int pus_in(const struct topo *t, hwloc_const_cpuset_t set, int *out)
 	return n;
 }
 
+/*
+ * nth_pu - the @rank-th PU of @core in @set (logical order), or NULL: through the core's
+ * own PUs, where hwloc's search by rank starts from the first PU of the machine (that made
+ * cores, smt and cross-socket O(PUs^2)).
+ */
+static hwloc_obj_t nth_pu(hwloc_obj_t core, hwloc_const_cpuset_t set, unsigned rank)
+{
+	hwloc_obj_t pu = core;
+
+	while (pu && pu->type != HWLOC_OBJ_PU)
+		pu = pu->first_child;
+	for (; pu && hwloc_bitmap_isset(core->cpuset, pu->os_index); pu = pu->next_cousin)
+		if (hwloc_bitmap_isset(set, pu->os_index) && !rank--)
+			return pu;
+	return NULL;
+}
+
+/* pus_under - the PUs of @o in @set, in logical order (nth_pu's walk). */
+static int pus_under(hwloc_obj_t o, hwloc_const_cpuset_t set, int *out)
+{
+	int n = 0;
+	hwloc_obj_t pu;
+
+	while ((pu = nth_pu(o, set, (unsigned)n)))
+		out[n++] = (int)pu->os_index;
+	return n;
+}
+
 /* cores_first - inside @set, one PU of every core before any second sibling. */
 static int cores_first(const struct topo *t, hwloc_const_cpuset_t set, int *out)
 {
@@ -88,15 +116,12 @@ static int cores_first(const struct topo *t, hwloc_const_cpuset_t set, int *out)
 
 		more = 0;
 		while ((core = next_in(t, set, HWLOC_OBJ_CORE, core))) {
-			hwloc_bitmap_t mine = part(core->cpuset, set);
-			hwloc_obj_t pu =
-			    hwloc_get_obj_inside_cpuset_by_type(t->h, mine, HWLOC_OBJ_PU, rank);
+			hwloc_obj_t pu = nth_pu(core, set, rank);
 
 			if (pu) {
 				out[n++] = (int)pu->os_index;
 				more = 1;
 			}
-			hwloc_bitmap_free(mine);
 		}
 	}
 	return n;
@@ -163,7 +188,17 @@ static unsigned rank(const struct topo *t, hwloc_obj_t container, hwloc_obj_t ob
 
 	if (!container || !obj)
 		return 0;
-	first = hwloc_get_next_obj_inside_cpuset_by_type(t->h, container->cpuset, obj->type, NULL);
+	/*
+	 * The first object of the type inside @container: down the first children (the tree
+	 * is in logical order), O(depth); hwloc's search from the first object of the type
+	 * made scatter O(PUs^2). Where the levels do not nest (no object at that depth on the
+	 * way down), hwloc's search.
+	 */
+	for (first = container; first && first->depth < obj->depth; first = first->first_child)
+		;
+	if (!first || first->depth != obj->depth)
+		first = hwloc_get_next_obj_inside_cpuset_by_type(t->h, container->cpuset, obj->type,
+								 NULL);
 	return first ? obj->logical_index - first->logical_index : 0;
 }
 
@@ -224,7 +259,7 @@ static int place_smt(const struct topo *t, int n, int *out, char *err, size_t er
 		hwloc_bitmap_t mine = part(core->cpuset, t->allowed);
 
 		if (hwloc_bitmap_weight(mine) >= 2)
-			avail += pus_in(t, mine, out + avail);
+			avail += pus_under(core, t->allowed, out + avail);
 		hwloc_bitmap_free(mine);
 	}
 	if (!avail)

@@ -19,6 +19,9 @@ struct topo {
 	 * in the cgroup cpuset and in the CPU affinity pcbench inherited (taskset).
 	 */
 	hwloc_bitmap_t allowed;
+	/* PU objects by OS index (hwloc's own lookup walks every PU): topo_pu_obj in O(1). */
+	hwloc_obj_t *pu_by_os;
+	int npu_by_os;
 };
 
 /* topo_pu_obj - the PU of OS index @os, or NULL. */

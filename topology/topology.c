@@ -34,6 +34,46 @@ static void restrict_to_affinity(struct topo *t)
 	hwloc_bitmap_free(bind);
 }
 
+/* index_pus - the PU-by-OS-index table of topo_pu_obj. */
+static void index_pus(struct topo *t)
+{
+	hwloc_obj_t pu = NULL;
+
+	while ((pu = hwloc_get_next_obj_by_type(t->h, HWLOC_OBJ_PU, pu)))
+		if ((int)pu->os_index >= t->npu_by_os)
+			t->npu_by_os = (int)pu->os_index + 1;
+	t->pu_by_os = xcalloc((size_t)t->npu_by_os, sizeof(*t->pu_by_os));
+	while ((pu = hwloc_get_next_obj_by_type(t->h, HWLOC_OBJ_PU, pu)))
+		t->pu_by_os[pu->os_index] = pu;
+}
+
+/*
+ * synthetic_pus - the PUs a synthetic description asks for (the product of its level
+ * counts, an upper bound), or -1 past TOPO_MAX_PUS: hwloc would build all of them first.
+ */
+static long synthetic_pus(const char *desc)
+{
+	long n = 1;
+
+	for (const char *p = desc; *p;) {
+		size_t len = strcspn(p, " \t");
+		const char *colon = memchr(p, ':', len);
+		const char *d = colon ? colon + 1 : p;
+		long v = 0;
+
+		if (*p != '(' && *p != '[' && d < p + len && *d >= '0' && *d <= '9') {
+			for (; d < p + len && *d >= '0' && *d <= '9' && v <= TOPO_MAX_PUS; d++)
+				v = v * 10 + (*d - '0');
+			if (v > TOPO_MAX_PUS || (v && n > TOPO_MAX_PUS / v))
+				return -1;
+			n *= v ? v : 1;
+		}
+		p += len;
+		p += strspn(p, " \t");
+	}
+	return n;
+}
+
 struct topo *topo_load(const char *spec, char *err, size_t errlen)
 {
 	struct topo *t = xcalloc(1, sizeof(*t));
@@ -55,6 +95,12 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 		snprintf(err, errlen, "hwloc_topology_init: %s", strerror(errno));
 		goto fail_early;
 	}
+	if (synthetic && synthetic_pus(synthetic) < 0) {
+		snprintf(err, errlen,
+			 "%s: more than %d PUs (a larger machine than pcbench plans for)",
+			 synthetic, TOPO_MAX_PUS);
+		goto fail;
+	}
 	if (synthetic && hwloc_topology_set_synthetic(t->h, synthetic)) {
 		snprintf(err, errlen, "%s: hwloc cannot parse this synthetic description",
 			 synthetic);
@@ -68,6 +114,13 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: hwloc_topology_load: %s", spec, strerror(errno));
 		goto fail;
 	}
+	if (hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PU) > TOPO_MAX_PUS) {
+		snprintf(err, errlen,
+			 "%s: more than %d PUs (a larger machine than pcbench plans for)", spec,
+			 TOPO_MAX_PUS);
+		goto fail;
+	}
+	index_pus(t);
 	/* Only a discovered host binds for real; XML and synthetic binding is a no-op. */
 	t->host = !synthetic && !xml && hwloc_topology_is_thissystem(t->h);
 	t->allowed = hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(t->h));
@@ -103,6 +156,7 @@ void topo_free(struct topo *t)
 	if (!t)
 		return;
 	hwloc_bitmap_free(t->allowed);
+	free(t->pu_by_os);
 	hwloc_topology_destroy(t->h);
 	free(t->source);
 	free(t);
@@ -130,7 +184,7 @@ int topo_is_host(const struct topo *t)
 
 hwloc_obj_t topo_pu_obj(const struct topo *t, int os)
 {
-	return hwloc_get_pu_obj_by_os_index(t->h, (unsigned)os);
+	return os >= 0 && os < t->npu_by_os ? t->pu_by_os[os] : NULL;
 }
 
 hwloc_obj_t topo_ancestor(const struct topo *t, hwloc_obj_type_t type, hwloc_obj_t obj)
@@ -308,19 +362,76 @@ int topo_cpu_list(const struct topo *t, const char *list, int *out, int max, cha
 	return n;
 }
 
+/* pair_of - the class of two different PUs. */
+static enum topo_pair pair_of(const struct topo_pu *a, const struct topo_pu *b)
+{
+	if (a->core >= 0 && a->core == b->core)
+		return PAIR_SMT;
+	if (a->l3 >= 0 && a->l3 == b->l3)
+		return PAIR_SAME_L3;
+	if (a->package == b->package)
+		return a->l3 >= 0 && b->l3 >= 0 ? PAIR_CROSS_L3 : PAIR_SAME_PACKAGE;
+	return PAIR_CROSS_SOCKET;
+}
+
 enum topo_pair topo_pair_class(const struct topo *t, int os_a, int os_b)
 {
 	struct topo_pu a, b;
 
 	if (os_a == os_b || topo_pu_info(t, os_a, &a) || topo_pu_info(t, os_b, &b))
 		return PAIR_SAME_PU;
-	if (a.core >= 0 && a.core == b.core)
-		return PAIR_SMT;
-	if (a.l3 >= 0 && a.l3 == b.l3)
-		return PAIR_SAME_L3;
-	if (a.package == b.package)
-		return a.l3 >= 0 && b.l3 >= 0 ? PAIR_CROSS_L3 : PAIR_SAME_PACKAGE;
-	return PAIR_CROSS_SOCKET;
+	return pair_of(&a, &b);
+}
+
+/* Order by package, L3, core: a core's PUs, then an L3 domain's, are adjacent. */
+static int pu_domain_cmp(const void *x, const void *y)
+{
+	const struct topo_pu *a = x, *b = y;
+
+	if (a->package != b->package)
+		return a->package < b->package ? -1 : 1;
+	if (a->l3 != b->l3)
+		return a->l3 < b->l3 ? -1 : 1;
+	if (a->core != b->core)
+		return a->core < b->core ? -1 : 1;
+	return a->os - b->os;
+}
+
+static int same_domain(const struct topo_pu *a, const struct topo_pu *b)
+{
+	return a->package == b->package && a->l3 == b->l3;
+}
+
+/*
+ * Every pair of different cores in two (package, L3) domains has the class of any one such
+ * pair, so one PU per domain stands for it: O(n log n + domains^2) instead of O(n^2) pairs
+ * (4096 PUs at -t max took minutes).
+ */
+void topo_pair_classes(const struct topo *t, const int *pus, int n, int present[PAIR_COUNT])
+{
+	struct topo_pu *p = xcalloc((size_t)n + 1, sizeof(*p));
+	int m = 0, d = 0, *dom = xcalloc((size_t)n + 1, sizeof(*dom));
+
+	for (int c = 0; c < PAIR_COUNT; c++)
+		present[c] = 0;
+	for (int i = 0; i < n; i++)
+		if (!topo_pu_info(t, pus[i], &p[m]))
+			m++;
+	qsort(p, (size_t)m, sizeof(*p), pu_domain_cmp);
+	for (int i = 0; i < m; i++) {
+		if (i && p[i].os == p[i - 1].os)
+			present[PAIR_SAME_PU] = 1;
+		else if (i && same_domain(&p[i], &p[i - 1]))
+			/* sorted by core: SMT siblings, and where the core changes, two cores */
+			present[pair_of(&p[i], &p[i - 1])] = 1;
+		if (!i || !same_domain(&p[i], &p[i - 1]))
+			dom[d++] = i;
+	}
+	for (int a = 0; a < d; a++)
+		for (int b = a + 1; b < d; b++)
+			present[pair_of(&p[dom[a]], &p[dom[b]])] = 1;
+	free(dom);
+	free(p);
 }
 
 static uint64_t fnv(uint64_t h, long v)

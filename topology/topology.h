@@ -44,6 +44,9 @@ int topo_is_host(const struct topo *t);
  * their OS indexes, written as 16 hex digits into @buf (>= 17 bytes).
  */
 void topo_fingerprint(const struct topo *t, char *buf);
+/* The largest topology pcbench loads (PUs); larger ones are refused with a message. */
+#define TOPO_MAX_PUS 65536
+
 /* topo_export_xml - write the topology as hwloc XML to @path. */
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t errlen);
 
@@ -75,6 +78,8 @@ enum topo_pair {
 };
 extern const char *const topo_pair_names[PAIR_COUNT];
 enum topo_pair topo_pair_class(const struct topo *t, int os_a, int os_b);
+/* topo_pair_classes - which classes the pairs of @pus[0..@n) have (the plan's summary). */
+void topo_pair_classes(const struct topo *t, const int *pus, int n, int present[PAIR_COUNT]);
 
 /*
  * A named placement policy (--placement NAME). place() fills @out (room for every PU of the

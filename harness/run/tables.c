@@ -101,9 +101,8 @@ void print_plan(const struct options *o, const struct topo *topo)
 				row[c + 1] = v[c];
 			if (csv && csv_write_row(csv, row))
 				usage_error("--csv", o->csv, "%s", strerror(errno));
-			for (int u = 0; u < t; u++)
-				pairs[topo_pair_class(topo, f->pus[u], f->pus[t])] = 1;
 		}
+		topo_pair_classes(topo, f->pus, f->threads, pairs);
 		printf("pair classes:");
 		for (int c = PAIR_SMT; c < PAIR_COUNT; c++)
 			if (pairs[c])
