@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime configure build run test test-lab test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime configure build install package run test test-lab test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -19,6 +19,16 @@ configure: deps-runtime
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# make install PREFIX=/usr/local [DESTDIR=/scratch/root]: bin/pcbench, share/pcbench/scripts,
+# the man page and bash completion (cmake --install honours DESTDIR from the environment).
+PREFIX ?= /usr/local
+install: build
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+
+# make package: $(BUILD)/pcbench-<version>-<arch>.deb and .rpm through CPack.
+package: build
+	cd $(BUILD) && cpack -G "DEB;RPM"
 
 # The run prints its verdict tables and writes its full report (compare.txt, ...) into its
 # run directory; then, with gnuplot, the plots of the run it just made (also when some

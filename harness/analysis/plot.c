@@ -90,11 +90,12 @@ static char *find_gnuplot(void)
 
 /*
  * find_scripts - the directory holding scaling.gp: $PCBENCH_SCRIPTS, then scripts/ next to
- * or above the executable (build/pcbench -> scripts/). Never the compiled-in source path.
+ * or above the executable (build/pcbench -> scripts/), then the installed data directory
+ * (PREFIX/bin/pcbench -> PREFIX/share/pcbench/scripts). Never the compiled-in source path.
  */
 static char *find_scripts(void)
 {
-	char exe[PATH_MAX], *cand[3] = {0}, *found = NULL;
+	char exe[PATH_MAX], *cand[4] = {0}, *found = NULL;
 	const char *env = getenv("PCBENCH_SCRIPTS");
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int k = 0;
@@ -110,6 +111,7 @@ static char *find_scripts(void)
 			*slash = '\0';
 			cand[k++] = xasprintf("%s/../scripts", exe);
 			cand[k++] = xasprintf("%s/scripts", exe);
+			cand[k++] = xasprintf("%s/../share/pcbench/scripts", exe);
 		}
 	}
 	for (int i = 0; i < k; i++) {

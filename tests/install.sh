@@ -1,0 +1,83 @@
+#!/bin/sh
+# install.sh SRCDIR BUILDDIR - make install and make package. 1) cmake --install into a
+# DESTDIR: bin/pcbench, share/pcbench/scripts (gnuplot and lab scripts), the man page, the
+# bash completion; the installed binary, run from elsewhere with no source tree in reach,
+# prints --version and --list, measures, and plots (it finds its gnuplot scripts in
+# ../share/pcbench/scripts). 2) the completion script completes commands and options and
+# lists every option of pcbench help --options. 3) CPack's .deb and .rpm list the binary,
+# the man page and the completion; the .deb unpacked into a scratch root runs the same way.
+set -u
+src=$1
+build=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+unset PCBENCH_SCRIPTS
+export PCBENCH_NOISE_MAX=off # no timing judgement in tests (as tests/CMakeLists.txt sets)
+
+# runs_here ROOT - the installed pcbench under ROOT: version, list, a tiny run, a plot.
+runs_here() {
+	bin=$1/usr/bin/pcbench
+	(
+		cd "$tmp" || exit 1
+		"$bin" --version | grep -q "^pcbench " || { echo "FAIL: $1: --version"; exit 1; }
+		"$bin" --list | grep -q "^page_counter" || { echo "FAIL: $1: --list"; exit 1; }
+		"$bin" -s page_counter -p v6.0-rc1 -w direct -t 1 -r 2 --time 0.02 --events none \
+			-o "$tmp/run-$(basename "$1")" >/dev/null 2>&1
+		[ $? -le 1 ] || { echo "FAIL: $1: the installed pcbench did not run"; exit 1; }
+		if command -v gnuplot >/dev/null 2>&1; then
+			"$bin" plot "$tmp/run-$(basename "$1")" >"$tmp/plot.out" 2>&1 ||
+				{ echo "FAIL: $1: plot"; cat "$tmp/plot.out"; exit 1; }
+			ls "$tmp/run-$(basename "$1")"/*.png >/dev/null 2>&1 ||
+				{ echo "FAIL: $1: plot wrote no PNG"; exit 1; }
+		fi
+	) || fail=1
+}
+
+# 1) make install into a DESTDIR.
+DESTDIR="$tmp/root" cmake --install "$build" --prefix /usr >"$tmp/install.out" 2>&1 ||
+	{ echo "FAIL: cmake --install"; cat "$tmp/install.out"; exit 1; }
+for f in usr/bin/pcbench usr/share/pcbench/scripts/scaling.gp usr/share/pcbench/scripts/lab-run \
+	usr/share/pcbench/scripts/install-deps usr/share/pcbench/scripts/slurm/pcbench.sbatch \
+	usr/share/man/man1/pcbench.1 usr/share/bash-completion/completions/pcbench; do
+	[ -s "$tmp/root/$f" ] || { echo "FAIL: install: no $f"; fail=1; }
+done
+grep -q '^\.TH PCBENCH' "$tmp/root/usr/share/man/man1/pcbench.1" ||
+	{ echo "FAIL: the man page is not from help2man"; fail=1; }
+runs_here "$tmp/root"
+
+# 2) the completion script.
+comp=$tmp/root/usr/share/bash-completion/completions/pcbench
+complete_words() { # complete_words WORD... : what completing the last word offers
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _pcbench
+		printf "%s\n" "${COMPREPLY[@]}"' sh "$comp" "$@"
+}
+[ "$(complete_words pcbench mer)" = merge ] || { echo "FAIL: completion: pcbench mer"; fail=1; }
+complete_words pcbench merge --o | grep -qx -- --out || { echo "FAIL: completion: merge --o"; fail=1; }
+complete_words pcbench --lab | grep -qx -- --label || { echo "FAIL: completion: --lab"; fail=1; }
+"$build/pcbench" help --options | cut -f 3 | sort -u >"$tmp/opts"
+while read -r o; do
+	grep -q -- "[\" ]$o[ \"]" "$comp" || { echo "FAIL: completion lacks $o"; fail=1; }
+done <"$tmp/opts"
+
+# 3) the packages.
+if ! command -v cpack >/dev/null 2>&1 || ! command -v rpmbuild >/dev/null 2>&1; then
+	echo "SKIP: packages: no cpack or rpmbuild"
+	exit $fail
+fi
+cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" -G "DEB;RPM" >"$tmp/cpack.out" 2>&1 ||
+	{ echo "FAIL: cpack"; cat "$tmp/cpack.out"; exit 1; }
+deb=$(ls "$tmp/pkg"/*.deb) rpm=$(ls "$tmp/pkg"/*.rpm) ||
+	{ echo "FAIL: no .deb or .rpm"; ls "$tmp/pkg"; exit 1; }
+dpkg-deb -c "$deb" | awk '{ print $6 }' >"$tmp/deb.list"
+rpm -qlp "$rpm" >"$tmp/rpm.list" 2>/dev/null
+for f in /usr/bin/pcbench /usr/share/man/man1/pcbench.1 /usr/share/bash-completion/completions/pcbench \
+	/usr/share/pcbench/scripts/scaling.gp; do
+	grep -qx "\.$f" "$tmp/deb.list" || { echo "FAIL: .deb lacks $f"; fail=1; }
+	grep -qx "$f" "$tmp/rpm.list" || { echo "FAIL: .rpm lacks $f"; fail=1; }
+done
+dpkg-deb -f "$deb" Depends | grep -q libhwloc || { echo "FAIL: .deb Depends lacks libhwloc"; fail=1; }
+dpkg-deb -x "$deb" "$tmp/debroot" || { echo "FAIL: dpkg-deb -x"; fail=1; }
+runs_here "$tmp/debroot"
+[ $fail -eq 0 ] && echo "install: ok ($(basename "$deb"), $(basename "$rpm"))"
+exit $fail
