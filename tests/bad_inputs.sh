@@ -19,6 +19,9 @@ printf 'a,b\n1,2\n' >"$TMP/other.csv"
 cp "$SRC/benches/layouts/page_counter-v6.0.layout" "$TMP/my layout.layout"
 mkdir "$TMP/cwd"
 mkfifo "$TMP/fifo"
+# A layout whose struct could never be allocated: refused before anything is created.
+sed 's/^struct mem_cgroup size [0-9]*/struct mem_cgroup size 4000000000/' \
+	"$SRC/benches/layouts/page_counter-v6.0.layout" >"$TMP/huge.layout"
 # The first row twice: the same measurement counted as two samples.
 { head -n 2 "$TMP/exists/results.csv"; sed -n 2p "$TMP/exists/results.csv"; } >"$TMP/dup.csv"
 
@@ -49,6 +52,9 @@ while IFS= read -r line; do
 		fail=1
 	fi
 done <"$SRC/tests/bad_inputs.tbl"
+# The good side of "one -D is one parameter": a layout path with a space loads.
+"$pcbench" -s page_counter -p +ABC -w direct -t 1 --dry-run -D "layout=$TMP/my layout.layout" \
+	>/dev/null 2>"$TMP/.err" || { echo "FAIL: -D layout= with a space:"; cat "$TMP/.err"; fail=1; }
 echo "$n bad-input cases checked"
 [ "$n" -ge 30 ] || { echo "FAIL: fewer than 30 cases"; fail=1; }
 exit $fail

@@ -41,6 +41,7 @@
 #include "util.h"
 
 #define LAYOUT_NUM_MAX 0xffffffffUL
+#define LAYOUT_STRUCT_MAX (64 << 20) /* bytes: a struct is allocated per measurement */
 #define LAYOUT_MAX_TOKENS 6
 
 static const char *const kind_names[] = {
@@ -235,6 +236,12 @@ static int parse_struct_line(struct parser *p, int line, char **tok, int ntok)
 	}
 	if (parse_num(tok[3], &size)) {
 		fail(p, line, "struct %s: bad size number '%s'", tok[1], tok[3]);
+		return -1;
+	}
+	if (size > LAYOUT_STRUCT_MAX) {
+		/* Refused here, before a run directory exists, not when it fails to allocate. */
+		fail(p, line, "struct %s: size %zu is over the %d MiB a modelled struct may have",
+		     tok[1], size, LAYOUT_STRUCT_MAX >> 20);
 		return -1;
 	}
 	if (parse_num(tok[5], &align)) {
