@@ -76,9 +76,14 @@ void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl)
 	if (cl->nskip)
 		sb_printf(f, "%s%s%s%d/%d skipped: %.60s", f->n ? "; " : "", who, sp, cl->nskip,
 			  cl->nrows, cl->skip_reason[0] ? cl->skip_reason : "no reason given");
-	if (cl->ndist)
+	if (cl->ndist) {
+		const char *why = cl->dist_reason[0] ? cl->dist_reason : "noise over the limit";
+
+		if (!strncmp(why, "disturbed: ", 11)) /* the reason may name its status */
+			why += 11;
 		sb_printf(f, "%s%s%s%d/%d disturbed: %.60s", f->n ? "; " : "", who, sp, cl->ndist,
-			  cl->nrows, cl->dist_reason[0] ? cl->dist_reason : "noise over the limit");
+			  cl->nrows, why);
+	}
 }
 
 void cmp_compare_cells(struct compare *c, int bi, int col)
