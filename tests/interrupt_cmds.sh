@@ -4,6 +4,7 @@
 #  - model, started in the background (so SIGINT arrives inherited-ignored, as from any
 #    script), stops on each signal; no header-only model.csv, no empty -o directory; after
 #    some rows, model.csv parses and ends with a newline;
+#  - compare on a large file ends with 3 on a signal;
 #  - a temp file of lib/outfile is never left.
 # No timing assertion: the waits are generous and only bound a hang.
 set -u
@@ -50,6 +51,42 @@ rows = list(csv.reader(open(sys.argv[1])))
 assert len(rows) >= 3 and all(len(r) == len(rows[0]) for r in rows), rows
 ' "$tmp/m1/model.csv" || { echo "FAIL: model.csv does not parse"; fail=1; }
 echo "model SIGINT after rows: exit $rc, $(($(wc -l <"$tmp/m1/model.csv") - 1)) whole rows"
+
+# compare on a large file (40,000 rows, --ci: seconds of work): a signal ends it with 3
+# (0 if it was done first), and -o leaves no temp file.
+"$pcbench" -s page_counter -p +ABC,v6.0-rc1 -w direct -t 1 -r 2 --time 0.001 -o "$tmp/small" \
+	>/dev/null 2>&1
+python3 - "$tmp/small/results.csv" "$tmp/big.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h, body = rows[0], rows[1:]
+ri, ti = h.index("repetition"), h.index("threads")
+w = csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n")
+w.writerow(h)
+seen = set()
+for b in body:
+    if b[h.index("preset")] in seen:
+        continue
+    seen.add(b[h.index("preset")])
+    for th in range(1, 5):
+        for rep in range(1, 5001):
+            r = list(b)
+            r[ri], r[ti] = str(rep), str(th)
+            w.writerow(r)
+PY
+for sig in INT TERM HUP; do
+	mkdir -p "$tmp/cmp-$sig"
+	"$pcbench" compare "$tmp/big.csv" --ci -o "$tmp/cmp-$sig" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	sleep 0.5
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 3 ] || [ $rc -eq 0 ] || { echo "FAIL: compare SIG$sig: exit $rc"; cat "$tmp/err"; fail=1; }
+	ls "$tmp/cmp-$sig" | grep -q '\.[A-Za-z0-9]\{6\}$' &&
+		{ echo "FAIL: compare SIG$sig left $(ls "$tmp/cmp-$sig")"; fail=1; }
+	echo "compare --ci on 40,000 rows, SIG$sig: exit $rc"
+done
 
 ls "$tmp" | grep -q '\.[A-Za-z0-9]\{6\}$' && { echo "FAIL: temp files left: $(ls "$tmp")"; fail=1; }
 exit $fail
