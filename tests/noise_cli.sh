@@ -13,6 +13,9 @@ fail=0
 [ $? -le 1 ] || { echo "FAIL: exit"; cat "$tmp/err"; fail=1; }
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{ bad = 0
+	  # a window with no operation at all (a very busy machine) is an error row: nothing
+	  # measured, no noise cells
+	  if ($c["status"] == "error" && $c["reason"] ~ /no operation completed/) next
 	  if ($c["steal_pct"] != "") { print "FAIL: steal_pct for a 55 ms span: " $c["steal_pct"]; bad = 1 }
 	  if ($c["retries"] != "0") { print "FAIL: retries " $c["retries"] " with --noise-retries 0"; bad = 1 }
 	  if ($c["nivcsw"] !~ /^[0-9]+$/) { print "FAIL: nivcsw " $c["nivcsw"]; bad = 1 }
@@ -23,7 +26,9 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 for col in nivcsw run_delay_ns migrations steal_pct retries; do
 	head -1 "$tmp/run/results.csv" | tr , '\n' | grep -qx "$col" || { echo "FAIL: no column $col"; fail=1; }
 done
-grep -q '^pcbench: noise: [0-9]* of 2 windows disturbed' "$tmp/err" ||
-	{ echo "FAIL: no noise summary line"; cat "$tmp/err"; fail=1; }
+if grep -q ',\(ok\|disturbed\),' "$tmp/run/results.csv"; then
+	grep -q '^pcbench: noise: [0-9]* of [0-9]* windows disturbed' "$tmp/err" ||
+		{ echo "FAIL: no noise summary line"; cat "$tmp/err"; fail=1; }
+fi
 [ $fail = 0 ] && echo "ok: noise columns"
 exit $fail
