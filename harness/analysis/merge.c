@@ -5,6 +5,7 @@
  * columns, and each run's context.json under DIR/contexts/.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "outfile.h"
 #include "results.h"
 #include "util.h"
 
@@ -116,24 +118,23 @@ static int union_columns(const struct run_file *runs, int n, const char ***out)
 	return ncols;
 }
 
-/* copy_file - @from to @to (new); 0, or -1 with the reason printed. */
-static int copy_file(const char *from, const char *to)
+/* copy_context - @from (a context.json) to @to through the checked output path. */
+static int copy_context(const char *from, const char *to)
 {
-	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wbx") : NULL;
-	char buf[8192];
-	size_t n;
-	int bad = !in || !out;
+	json_error_t je;
+	json_t *j = json_load_file(from, 0, &je);
+	char *text;
+	int rc;
 
-	while (!bad && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-		bad = fwrite(buf, 1, n, out) != n;
-	bad |= in && ferror(in);
-	if (out && fclose(out))
-		bad = 1;
-	if (in)
-		fclose(in);
-	if (bad)
-		fprintf(stderr, "pcbench: merge: %s -> %s: %s\n", from, to, strerror(errno));
-	return bad ? -1 : 0;
+	if (!j) {
+		fprintf(stderr, "pcbench: merge: %s: %s\n", from, je.text);
+		return -1;
+	}
+	text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(j);
+	rc = text ? outfile_write_all(to, text, strlen(text)) : -1;
+	free(text);
+	return rc;
 }
 
 /* copy_contexts - each run's context.json as DIR/contexts/RUN_ID[-LABEL].json. */
@@ -166,7 +167,7 @@ static int copy_contexts(const struct run_file *runs, int n, const char *dir, in
 			to = xasprintf("%s/%s%s%s.%d.json", cdir, id, runs[r].label ? "-" : "",
 				       runs[r].label ? runs[r].label : "", k);
 		}
-		if (copy_file(from, to))
+		if (copy_context(from, to))
 			bad = 1;
 		else
 			++*copied;
@@ -192,7 +193,7 @@ int merge_main(int argc, char **argv)
 	char err[PATH_MAX + 256];
 	struct csv_writer *w;
 	struct stat st;
-	FILE *jl;
+	struct outfile jl;
 	char *csv_path, *jl_path;
 	int n, ncols, nrows = 0, bad = 0, copied;
 
@@ -222,9 +223,8 @@ int merge_main(int argc, char **argv)
 	w = csv_create(csv_path, M.cols, ncols, 0, err, sizeof(err));
 	if (!w)
 		usage_error("--out", dir, "%s", err);
-	jl = fopen(jl_path, "w");
-	if (!jl)
-		usage_error("--out", jl_path, "%s", strerror(errno));
+	if (outfile_open(&jl, jl_path))
+		return 1;
 
 	M.vals = xcalloc((size_t)ncols, sizeof(*M.vals));
 	M.map = xcalloc((size_t)ncols, sizeof(*M.map));
@@ -236,7 +236,7 @@ int merge_main(int argc, char **argv)
 		for (int i = 0; i < t->nrows && !bad; i++, nrows++) {
 			for (int c = 0; c < ncols; c++)
 				M.vals[c] = M.map[c] >= 0 ? t->rows[i][M.map[c]] : NULL;
-			if (results_jsonl_row(jl, M.cols, M.vals, ncols)) {
+			if (results_jsonl_row(jl.f, M.cols, M.vals, ncols)) {
 				fprintf(stderr, "pcbench: merge: %s: %s\n", jl_path,
 					strerror(errno));
 				bad = 1;
@@ -252,10 +252,10 @@ int merge_main(int argc, char **argv)
 		fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path, strerror(errno));
 		bad = 1;
 	}
-	if (fclose(jl)) {
-		fprintf(stderr, "pcbench: merge: %s: %s\n", jl_path, strerror(errno));
+	if (bad)
+		outfile_abort(&jl);
+	else if (outfile_close(&jl))
 		bad = 1;
-	}
 	bad |= copy_contexts(M.runs, n, dir, &copied);
 	if (bad) {
 		fprintf(stderr, "pcbench: merge: %s is incomplete (a write failed)\n", dir);
