@@ -300,12 +300,13 @@ int csv_close_or_remove(struct csv_writer *w)
 
 int csv_check_new(const char *path, char *err, size_t errlen)
 {
-	char *c = canonical(path);
 	struct stat st;
 	int ret = 0;
+	char *c;
 
 	if (!stat(path, &st))
 		return 0;
+	c = canonical(path);
 	if (!c || access(c, F_OK) == 0 || errno != ENOENT) {
 		set_err(err, errlen, "%s", strerror(c ? errno : ENOENT));
 		ret = -1;
