@@ -36,6 +36,8 @@ void fmt_double(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.17g", v);
 }
 
+static void (*after_create)(void);
+
 void usage_error(const char *what, const char *value, const char *fmt, ...)
 {
 	va_list ap;
@@ -45,9 +47,22 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (after_create) { /* outputs exist: they get their end, and it is a failure, 1 */
+		void (*fn)(void) = after_create;
+
+		after_create = NULL;
+		fn();
+		fflush(NULL);
+		_exit(1);
+	}
 	/* Nothing was measured: skip atexit work (and leak checks of a half-built run). */
 	fflush(NULL);
 	_exit(2);
+}
+
+void usage_error_after_create(void (*fn)(void))
+{
+	after_create = fn;
 }
 
 void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)

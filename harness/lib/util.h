@@ -31,6 +31,13 @@ void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((form
 void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
+/*
+ * usage_error_after_create - from now on (outputs exist), usage_error runs @fn (which
+ * finishes them: context.json's end time, whole files) and exits 1, not 2: a failure after
+ * creation (out of memory in a measurement) is not a refused run. NULL: back to exit 2.
+ */
+void usage_error_after_create(void (*fn)(void));
+
 /* xmalloc/xcalloc/xstrdup - allocation that exits 2 with a message on failure. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

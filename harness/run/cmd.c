@@ -505,6 +505,17 @@ static void on_signal(int sig)
 	stop_requested = sig; /* a --with-model run in progress stops too */
 }
 
+/* fail_after_create - a fatal error once the run directory exists: record its end. */
+static void fail_after_create(void)
+{
+	utc_now(run.ctx.end, sizeof(run.ctx.end));
+	write_context();
+	close_outputs();
+	fprintf(stderr,
+		"pcbench: the run stopped on that error: %d of %d measurements kept in %s\n",
+		run.done, run.total, run.run_dir);
+}
+
 static void stop_on_signals(void)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
@@ -703,6 +714,7 @@ int measure_main(int argc, char **argv)
 	check_machine(run.topo);
 	stop_on_signals(); /* from here on a signal leaves a consistent run directory */
 	open_outputs(&run.opt);
+	usage_error_after_create(fail_after_create);
 	write_context();
 	run.objects = objects_log_new("topology.xml", run.opt.sel.params, run.opt.sel.nparams);
 	snprintf(path, sizeof(path), "%s/topology.xml", run.run_dir);
