@@ -68,15 +68,13 @@ void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl)
 {
 	const char *sp = who[0] ? " " : "";
 
-	/* rows left disturbed (run noise) say so themselves: "disturbed: ..." */
 	if (cl->nerr)
-		sb_printf(f, "%s%s%s%d/%d %s%.60s", f->n ? "; " : "", who, sp, cl->nerr, cl->nrows,
-			  strncmp(cl->err_reason, "disturbed:", 10) ? "error: " : "",
-			  cl->err_reason);
+		sb_printf(f, "%s%s%s%d/%d error: %.60s", f->n ? "; " : "", who, sp, cl->nerr,
+			  cl->nrows, cl->err_reason);
 	if (cl->nskip)
 		sb_printf(f, "%s%s%s%d/%d skipped: %.60s", f->n ? "; " : "", who, sp, cl->nskip,
 			  cl->nrows, cl->skip_reason[0] ? cl->skip_reason : "no reason given");
-	if (cl->ndist) {
+	if (cl->ndist) { /* status disturbed (group.c counts it apart from errors) */
 		const char *why = cl->dist_reason[0] ? cl->dist_reason : "noise over the limit";
 
 		if (!strncmp(why, "disturbed: ", 11)) /* the reason may name its status */
