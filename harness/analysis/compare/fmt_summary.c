@@ -207,8 +207,10 @@ static void print_significant(const struct compare *c, FILE *out)
 	if (table_rows(t)) {
 		fprintf(out, "\n");
 		table_print(t, out, TABLE_TEXT);
-	} else {
+	} else if (total) {
 		fprintf(out, " (none: see the p and verdict columns)\n");
+	} else {
+		fprintf(out, " (no comparison has ok repetitions on both sides: see the flags)\n");
 	}
 	table_free(t);
 }
