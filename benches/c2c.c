@@ -28,8 +28,6 @@
 
 #include "bench.h"
 
-#define SPIN_CHECK 256
-
 #define C2C_LAYOUT                                                                                 \
 	"layout c2c\n"                                                                             \
 	"desc one cache line of the c2c probe, alone in its 128-byte block\n"                      \
@@ -118,14 +116,9 @@ static inline int wait_turn(pc_word *p, long v)
 {
 	unsigned spins = 0;
 
-	while (pc_load(p) != v) {
-		pc_cpu_relax();
-		if (++spins == SPIN_CHECK) {
-			spins = 0;
-			if (bench_window_over())
-				return -1;
-		}
-	}
+	while (pc_load(p) != v)
+		if (bench_spin(&spins))
+			return -1;
 	return 0;
 }
 

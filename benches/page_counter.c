@@ -17,7 +17,6 @@
 
 #define MIN_PAGES 256		  /* memory.min on L1: 1 MiB worth of 4 KiB pages */
 #define LOW_PAGES (2 * MIN_PAGES) /* memory.low on L1 */
-#define SPIN_CHECK 256		  /* waits check bench_window_over() every this many spins */
 #define SOCK_JIFFIES 1000000L	  /* "now": past every socket_pressure deadline (all 0) */
 #define MEMCG_NR_STAT 48	  /* v6.0: 41 node items + 7 memcg items (memcg.h) */
 
@@ -261,14 +260,9 @@ static int wait_while(pc_word *p, long v, int above)
 {
 	unsigned spins = 0;
 
-	while (above ? pc_load(p) > v : pc_load(p) < v) {
-		pc_cpu_relax();
-		if (++spins == SPIN_CHECK) {
-			spins = 0;
-			if (bench_window_over())
-				return -1;
-		}
-	}
+	while (above ? pc_load(p) > v : pc_load(p) < v)
+		if (bench_spin(&spins))
+			return -1;
 	return 0;
 }
 

@@ -83,6 +83,19 @@ void bench_free(void *p);
  */
 int bench_window_over(void);
 
+/*
+ * bench_spin - one retry of a wait on another thread: a pause and, every 256 retries,
+ * bench_window_over(). Nonzero once the window is over: the waiter then gives up.
+ *	while (pc_load(p) != v)
+ *		if (bench_spin(&spins))
+ *			return i;
+ */
+static inline int bench_spin(unsigned *spins)
+{
+	pc_cpu_relax();
+	return !(++*spins & 255) && bench_window_over();
+}
+
 /* bench_error - write a formatted reason into @err (setup and check helpers). */
 void bench_error(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
