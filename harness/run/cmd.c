@@ -451,7 +451,7 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 		return;
 	}
 	rep = ++f->reps_done;
-	if (!r.failed && !r.ops) {
+	if (!r.failed && !r.ops && !r.disturbed) { /* not starved (measure.c starved_check) */
 		r.failed = 1;
 		r.reason = "no operation completed in the window";
 	}
@@ -463,9 +463,10 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	objects_log_add(run.objects, f, rep, &r);
 	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
-	*res = (struct gb_result){1, st == ST_OK,
-				  r.failed ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops,
-				  (double)r.ops, why};
+	*res = (struct gb_result){
+	    1, st == ST_OK,
+	    r.failed || !r.ops ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops, (double)r.ops,
+	    why};
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(f, rep, st, st == ST_OK ? what : why);
 	meas_reset(&f->m);

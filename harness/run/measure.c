@@ -290,6 +290,40 @@ static void noise_check(struct measurement *m)
 	}
 }
 
+/*
+ * starved_check - thread 0, after a window in which no thread completed an operation: was
+ * a measuring thread kept off its CPU (other work ran there, or it waited for a lock
+ * holder that was) for most of warm-up + window? Then the window measured the machine's
+ * load, not the scenario: disturbed (measured again, whatever --noise-max says), not an
+ * error. A window with no operation whose threads had their CPUs stays an error.
+ */
+static void starved_check(struct measurement *m)
+{
+	double start = m->warm_end - m->warmup_s, worst = 0;
+	int who = -1;
+
+	for (int i = 0; i < m->threads; i++)
+		if (m->slots[i].ops)
+			return;
+	for (int i = 0; i < m->threads; i++) {
+		const struct thread_slot *s = &m->slots[i];
+		double span = s->t1 - start, off;
+
+		if (span <= 0)
+			continue;
+		off = 1 - (s->n1.cpu_s - s->nw.cpu_s) / span;
+		if (off > worst)
+			worst = off, who = i;
+	}
+	if (who < 0 || worst <= NOISE_STARVED_OFF_CPU)
+		return;
+	m->disturbed = 1;
+	snprintf(m->noise_reason, sizeof(m->noise_reason),
+		 "disturbed: no operation completed: thread %d was off its CPU %.0f%% of warm-up "
+		 "and window (starved)",
+		 who, worst * 100);
+}
+
 /* window - one window: pin, set up, warm up, measure, tear down. */
 static void window(struct measurement *m, int tid)
 {
@@ -322,6 +356,7 @@ static void window(struct measurement *m, int tid)
 		if (!slot->tstate)
 			fail(m, "thread %d: thread setup failed", tid);
 	}
+	noise_thread_read(&slot->nw); /* before waiting: the wake-up counts as off the CPU */
 	pthread_barrier_wait(&m->bar);
 
 	if (tid == 0) {
@@ -384,6 +419,8 @@ void meas_thread(struct measurement *m, int tid)
 			m->again = 0;
 			if (!atomic_load(&m->failed) && !meas_abort) {
 				noise_check(m);
+				if (!m->disturbed)
+					starved_check(m);
 				m->windows++;
 				m->disturbed_windows += m->disturbed;
 				if (m->disturbed && m->retries < m->noise_retries) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "machine.h"
 #include "sysfs.h"
@@ -12,10 +13,13 @@
 void noise_thread_read(struct noise_thread *s)
 {
 	struct rusage ru;
+	struct timespec ts;
 	char line[256];
 	FILE *f;
 
 	memset(s, 0, sizeof(*s));
+	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		s->cpu_s = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 	if (!getrusage(RUSAGE_THREAD, &ru))
 		s->nivcsw = ru.ru_nivcsw;
 	/* schedstat: time on the CPU, time waiting on a run queue, timeslices (ns) */

@@ -14,10 +14,13 @@
 #define NOISE_STEAL_MIN_TICKS 20   /* steal only over warm-up + window >= 0.2 s */
 #define NOISE_DEFAULT_MAX_PCT 10.0 /* --noise-max */
 #define NOISE_DEFAULT_RETRIES 2	   /* --noise-retries */
+/* A window with no operation is starved when a thread was off its CPU over this fraction. */
+#define NOISE_STARVED_OFF_CPU 0.5
 
 /* One thread's counters at one instant; have_* is 0 where the kernel does not say. */
 struct noise_thread {
 	long nivcsw;
+	double cpu_s; /* the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), s */
 	unsigned long long delay_ns, migrations;
 	int have_delay, have_migrations;
 };

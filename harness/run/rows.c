@@ -383,7 +383,7 @@ static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size
 			fmt_double(buf, len, (double)r->ops / r->duration_s);
 		return buf;
 	case COL_NS_PER_OP:
-		if (r)
+		if (r && r->ops) /* a starved window (status disturbed) may have none */
 			fmt_double(buf, len, r->duration_s * 1e9 * f->threads / (double)r->ops);
 		return buf;
 	case COL_OPS_MIN_THREAD:
@@ -471,7 +471,7 @@ static int matrix_cells(struct row *x, const char **v, char (*buf)[40])
 	snprintf(buf[0], 40, "%d", f->pus[0]);
 	snprintf(buf[1], 40, "%d", f->pus[f->threads - 1]);
 	buf[2][0] = '\0';
-	if (x->r)
+	if (x->r && x->r->ops)
 		fmt_double(buf[2], 40, x->r->duration_s * 1e9 / (double)x->r->ops);
 	for (int i = 0; i < 3; i++)
 		v[i] = buf[i];
@@ -653,6 +653,12 @@ void progress_end(void)
 			"in the statistics)\n",
 			run.disturbed_windows, run.windows, run.opt.noise_max_pct, run.retries,
 			run.disturbed);
+	else if (run.disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
+		fprintf(stderr,
+			"pcbench: noise: %d of %d windows starved (no operation completed, a "
+			"thread off its CPU most of the time): %d measured again, %d rows left "
+			"disturbed (status disturbed, not in the statistics)\n",
+			run.disturbed_windows, run.windows, run.retries, run.disturbed);
 }
 
 /* home_cell - the `home` column: the NUMA nodes that held the shared state, as verified. */
