@@ -55,12 +55,21 @@ int main(void)
 		double window = atof(cell(t, r, "duration_s"));
 		double total = per_op * ops * 1e-9; /* summed task clock, seconds */
 
+		if (!strcmp(cell(t, r, "status"), "disturbed") &&
+		    strstr(cell(t, r, "reason"), "(starved)"))
+			continue; /* --noise-max off (make test): a busy machine starved it */
+
 		CHECK(cell(t, r, "task_clock_per_op")[0], "row %d: empty task_clock_per_op", r);
 		CHECK(!strcmp(cell(t, r, "task_clock_mux"), "1"), "row %d: task_clock_mux %s", r,
 		      cell(t, r, "task_clock_mux"));
-		CHECK(total > 0.5 * threads * window && total < 1.5 * threads * window,
-		      "row %d: summed task clock %.3f s for %g threads x %.3f s", r, total, threads,
-		      window);
+		/* on the CPU (task clock) + waiting for it (run delay) is the window: a thread
+		 * never sleeps in it, and on a busy machine most of it may be the waiting */
+		double waited = atof(cell(t, r, "run_delay_ns")) * 1e-9;
+
+		CHECK((!cell(t, r, "run_delay_ns")[0] || total + waited > 0.5 * threads * window) &&
+			  total > 0 && total < 1.5 * threads * window,
+		      "row %d: summed task clock %.3f s + run delay %.3f s for %g threads x %.3f s",
+		      r, total, waited, threads, window);
 		CHECK(cell(t, r, "page_faults_per_op")[0], "row %d: empty page_faults_per_op", r);
 		/* not asked for: empty, never zero */
 		CHECK(!cell(t, r, "cycles_per_op")[0], "row %d: cycles not asked for but %s", r,
@@ -72,7 +81,11 @@ int main(void)
 	t = run(pcbench, dir, "auto", "-p +ABC -w direct -t 1 -r 1 --time 0.02", &rc);
 	CHECK(rc == 0 && t && t->nrows == 1, "--events auto: exit %d", rc);
 	if (t && t->nrows == 1) {
-		CHECK(!strcmp(cell(t, 0, "status"), "ok"), "auto: status %s", cell(t, 0, "status"));
+		/* --noise-max off (make test): disturbed only when a busy machine starved it */
+		CHECK(!strcmp(cell(t, 0, "status"), "ok") ||
+			  (!strcmp(cell(t, 0, "status"), "disturbed") &&
+			   strstr(cell(t, 0, "reason"), "(starved)")),
+		      "auto: status %s", cell(t, 0, "status"));
 		for (const char *const *e = (const char *const[]){"hitm_local", "hitm_remote",
 								  "cycles", "llc_miss", NULL};
 		     *e; e++) {

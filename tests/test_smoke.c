@@ -20,7 +20,7 @@ int main(void)
 	const char *pcbench = getenv("PCBENCH");
 	char dir[] = "/tmp/pcbench-smoke-XXXXXX", cmd[1024], path[600], err[600];
 	struct csv_table *t;
-	int c[RESULTS_NREQ], nexpected = 0;
+	int c[RESULTS_NREQ], nexpected = 0, nok = 0;
 
 	if (!pcbench || !mkdtemp(dir)) {
 		fprintf(stderr, "PCBENCH unset or mkdtemp failed\n");
@@ -81,7 +81,12 @@ int main(void)
 		double ns = atof(row[12]), dur = atof(row[9]);
 		double lo = atof(row[13]), hi = atof(row[14]);
 
+		/* make test runs with --noise-max off: a row is ok, or disturbed only because a
+		 * busy machine starved its windows (docs/measuring.md), which says nothing */
+		if (!strcmp(row[15], "disturbed") && strstr(row[16], "(starved)"))
+			continue;
 		CHECK(!strcmp(row[15], "ok"), "row %d: status %s (%s)", r + 1, row[15], row[16]);
+		nok++;
 		CHECK(ops > 0, "row %d: ops %s", r + 1, row[10]);
 		CHECK(dur > 0, "row %d: duration_s %s", r + 1, row[9]);
 		CHECK(fabs(ops_s * dur / ops - 1) < 1e-9, "row %d: ops_per_s != ops/duration",
@@ -95,6 +100,7 @@ int main(void)
 		CHECK(!row[3][0] || strlen(row[csv_col(t, "layout_fp")]) == 16,
 		      "row %d: layout %s without a layout_fp", r + 1, row[3]);
 	}
+	CHECK(failures || nok > 0, "no ok row");
 	csv_table_free(t);
 	snprintf(path, sizeof(path), "%s/run/context.json", dir);
 	CHECK(access(path, R_OK) == 0, "no %s", path);
