@@ -16,45 +16,54 @@ static uint64_t fnv1a(const char *s)
 	return h;
 }
 
+/* map_slot - the slot of @key in @m: where it is, or the empty slot where it would go. */
+static size_t map_slot(const struct map *m, const char *key)
+{
+	size_t i = fnv1a(key) & (m->cap - 1);
+
+	while (m->keys[i] && strcmp(m->keys[i], key))
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
 int cmp_map_get(const struct map *m, const char *key)
 {
+	size_t i;
+
 	if (!m->cap)
 		return -1;
-	for (size_t i = fnv1a(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->keys[i])
-			return -1;
-		if (!strcmp(m->keys[i], key))
-			return m->vals[i];
-	}
+	i = map_slot(m, key);
+	return m->keys[i] ? m->vals[i] : -1;
 }
 
 void cmp_map_put(struct map *m, const char *key, int val)
 {
+	size_t i;
+
 	if (2 * (m->n + 1) > m->cap) {
 		struct map bigger = {0};
 
 		bigger.cap = m->cap ? 2 * m->cap : 64;
 		bigger.keys = xcalloc(bigger.cap, sizeof(char *));
 		bigger.vals = xcalloc(bigger.cap, sizeof(int));
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->keys[i])
-				cmp_map_put(&bigger, m->keys[i], m->vals[i]);
+		/* the keys move: the new table owns the old strings */
+		for (size_t j = 0; j < m->cap; j++)
+			if (m->keys[j]) {
+				i = map_slot(&bigger, m->keys[j]);
+				bigger.keys[i] = m->keys[j];
+				bigger.vals[i] = m->vals[j];
+				bigger.n++;
+			}
 		free(m->keys);
 		free(m->vals);
 		*m = bigger;
 	}
-	for (size_t i = fnv1a(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (!m->keys[i]) {
-			m->keys[i] = xstrdup(key);
-			m->vals[i] = val;
-			m->n++;
-			return;
-		}
-		if (!strcmp(m->keys[i], key)) {
-			m->vals[i] = val;
-			return;
-		}
+	i = map_slot(m, key);
+	if (!m->keys[i]) {
+		m->keys[i] = xstrdup(key);
+		m->n++;
 	}
+	m->vals[i] = val;
 }
 
 /* cmp_first_seen - the order in which a (dimension, value) first appeared in the input. */
