@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime configure build install package run test test-lab test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime deps-run configure build install package run test test-lab test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -13,6 +13,10 @@ deps:
 
 deps-runtime:
 	@./scripts/install-deps --runtime
+
+# make run: the runtime packages and gnuplot (its plots).
+deps-run:
+	@./scripts/install-deps --runtime --plot
 
 configure: deps-runtime
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -35,7 +39,7 @@ package: build
 # measurement failed: the report flags it). The run says which directory it made through
 # --run-dir-file, so `make run ARGS='-o DIR'` plots DIR. The build is quiet unless it fails
 # (its log: $(BUILD)/build.log). make's status is the run's.
-run: configure
+run: deps-run configure
 	@cmake --build $(BUILD) -j $(JOBS) >$(BUILD)/build.log 2>&1 || \
 		{ cat $(BUILD)/build.log; echo "make run: the build failed ($(BUILD)/build.log)"; exit 1; }
 	@tmp=$$(mktemp); status=0; ./$(BUILD)/pcbench --run-dir-file "$$tmp" $(ARGS) || status=$$?; \
@@ -50,10 +54,11 @@ run: configure
 		fi; \
 	fi; exit $$status
 
-# ctest without the lab tests (label "lab": ssh fan-out, Slurm, install-deps, packages),
-# which test-lab runs (once: not under ASan/TSan).
+# Every ctest test, the lab ones included (label "lab": ssh fan-out on loopback, Slurm,
+# install-deps, install and packages; they skip with a reason where they cannot run).
+# test-lab runs only those; the sanitizer builds leave them out (they test scripts).
 test: deps build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE lab
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-lab: deps build
 	cd $(BUILD) && ctest --output-on-failure -L lab

@@ -29,6 +29,8 @@ dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt perf parallel openssh-server
 for os in debian12 ubuntu2404; do
 	expect "$os --runtime --print" "$apt_rt" "$(PCBENCH_SYSROOT=$fx/$os $deps --runtime --print)"
 	expect "$os --print" "$apt_full" "$(PCBENCH_SYSROOT=$fx/$os $deps --print)"
+	expect "$os --runtime --plot --print" "$apt_rt gnuplot-nox" \
+		"$(PCBENCH_SYSROOT=$fx/$os $deps --runtime --plot --print)"
 done
 expect "fedora41 --runtime --print" "$dnf_rt" \
 	"$(PCBENCH_SYSROOT=$fx/fedora41 $deps --runtime --print)"
