@@ -290,8 +290,10 @@ static void vcpu_main(int id)
 		/* progress: an operation someone still needed (or, at the end, any) */
 		if (v->ops <= total || s->all_done)
 			s->progress_step = s->steps;
-		if (v->ops == total && ++s->nfinished == s->T)
-			s->all_done = meas_model_done = 1; /* waits in run() end now */
+		if (v->ops == total && ++s->nfinished == s->T) {
+			s->all_done = 1;
+			atomic_store(&meas_all_done, 1); /* waits in run() end now */
+		}
 		tick(s);
 		step(s); /* an operation boundary is a scheduling point too */
 	}
@@ -412,9 +414,9 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	s->cur = pick(s);
 	s->v[s->cur].started = 1;
 	pc_trace_hook = model_hook;
-	meas_model_done = 0;
+	atomic_store(&meas_all_done, 0);
 	swapcontext(&s->main_uc, &s->v[s->cur].uc);
-	meas_model_done = 0;
+	atomic_store(&meas_all_done, 0);
 	pc_trace_hook = NULL;
 	cur_sim = NULL;
 

@@ -14,14 +14,14 @@
 #include "work.h"
 
 volatile sig_atomic_t meas_abort;
-int meas_model_done;
+atomic_int meas_all_done;
 
 /* The measurement the calling thread belongs to, for bench_window_over(). */
 static _Thread_local struct measurement *current;
 
 int bench_window_over(void)
 {
-	return meas_abort || meas_model_done ||
+	return meas_abort || atomic_load_explicit(&meas_all_done, memory_order_relaxed) ||
 	       (current && atomic_load_explicit(&current->window_over, memory_order_relaxed));
 }
 

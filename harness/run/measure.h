@@ -26,11 +26,13 @@
 extern volatile sig_atomic_t meas_abort;
 
 /*
- * meas_model_done - set by the coherence model (one OS thread) once every virtual CPU has
- * done its operations: bench_window_over() is then true, so a wait in run() ends as at the
- * end of a measured window instead of spinning on a partner that has stopped.
+ * meas_all_done - set when no operation is wanted any more outside a measured window: by
+ * the coherence model (one OS thread) once every virtual CPU has done its operations, or by
+ * a test driving scenarios on plain threads. bench_window_over() is then true, so a wait in
+ * run() ends as at the end of a measured window instead of spinning on a partner that has
+ * stopped. Atomic: other threads read it while one sets it.
  */
-extern int meas_model_done;
+extern atomic_int meas_all_done;
 
 /* Per-thread results, each on its own cache lines; written only by their thread. */
 struct thread_slot {
