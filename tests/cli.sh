@@ -66,4 +66,15 @@ fi
 grep -q "^explained numbers" "$tmp/cmp" &&
 	grep -Eq '^page_counter +direct +2 +v6.0-rc1 +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/cmp" ||
 	{ echo "FAIL: compare printed no explained numbers"; tail -n 5 "$tmp/cmp"; fail=1; }
+
+# The model's tables (lib/table): a row of numbers per preset, a skipped preset saying why in
+# the last column, the shared-cache-line view indented under its line's title.
+"$pcbench" model -s page_counter -p +ABC -w direct -t 2,4 --ops 50 --warmup 5 --lines 1 \
+	--topology 'synthetic:pack:1 core:2 pu:1' >"$tmp/model" 2>&1
+grep -q '^preset  hitm_local  hitm_remote  clean_c2c  transfers  invalidate  upgrades  to_memory$' \
+	"$tmp/model" && grep -Eq '^\+ABC( +[0-9]+\.[0-9]{4}){7}$' "$tmp/model" &&
+	grep -Eq '^\+ABC +skipped: placement scatter: 4 threads need 4 PUs' "$tmp/model" &&
+	grep -Eq '^#1 L1 line [0-9]+ \(\+0x' "$tmp/model" &&
+	grep -Eq '^  offset  field / site:field op +accesses  hitm_loc  hitm_rem  clean  +inval  upgrades  memory$' \
+		"$tmp/model" || { echo "FAIL: model tables"; cat "$tmp/model"; fail=1; }
 exit $fail

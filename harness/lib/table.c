@@ -17,6 +17,7 @@ struct table {
 	int ncols;
 	struct table_col *col;
 	int *hide;
+	int indent; /* blanks before each text line */
 	struct trow *row;
 	int nrows, cap;
 };
@@ -36,6 +37,11 @@ void table_hide(struct table *t, int col)
 {
 	if (col >= 0 && col < t->ncols)
 		t->hide[col] = 1;
+}
+
+void table_indent(struct table *t, int n)
+{
+	t->indent = n > 0 ? n : 0;
 }
 
 static struct trow *new_row(struct table *t)
@@ -80,6 +86,8 @@ static void put_line(const struct table *t, FILE *out, enum table_style style,
 
 	if (style == TABLE_MARKDOWN)
 		sb_add(&line, "|", 1);
+	else
+		sb_pad(&line, "", t->indent, 0);
 	for (int k = 0; k < t->ncols; k++) {
 		if (t->hide[k])
 			continue;

@@ -23,6 +23,8 @@ struct table;
 struct table *table_new(int ncols, const struct table_col *cols);
 /* table_hide - leave column @col out of the output (its cells are still accepted). */
 void table_hide(struct table *t, int col);
+/* table_indent - text style: @n blanks before every heading and row (not section titles). */
+void table_indent(struct table *t, int n);
 /*
  * table_section - start a section: on output, a blank line, @title (verbatim; in markdown
  * as a "###" heading) and the heading line. Without any section, the heading line comes

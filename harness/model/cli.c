@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cli.c - `pcbench model`: its options, the families (selection and placement, plan.h), one
- * model run each, the tables and the CSV.
+ * model run each, the tables (lib/table) and the CSV.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +16,8 @@
 #include "plan.h"
 #include "num.h"
 #include "stop.h"
+#include "strbuf.h"
+#include "table.h"
 #include "util.h"
 
 /* ---- pcbench model ---- */
@@ -152,49 +154,67 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 		usage_error("argument", argv[optind], "unexpected (see model --help)");
 }
 
-/* preset_width - the preset column: the longest preset name of the scenario. */
-static int preset_width(const struct scenario *sc)
-{
-	int w = 12;
+/* The table of one (scenario, workload, threads): a row per preset, numbers per operation;
+ * a skipped or failed preset says why in the last column, whose heading is empty. */
+enum { MT_PRESET, MT_NUM, MT_NOTE = MT_NUM + 7, MT_N };
 
-	for (int p = 0; sc->presets[p].name; p++)
-		if ((int)strlen(sc->presets[p].name) > w)
-			w = (int)strlen(sc->presets[p].name);
-	return w;
-}
+static const struct table_col mt_cols[MT_N] = {
+    {"preset", 0},     {"hitm_local", 1}, {"hitm_remote", 1}, {"clean_c2c", 1}, {"transfers", 1},
+    {"invalidate", 1}, {"upgrades", 1},	  {"to_memory", 1},   {"", 0},
+};
 
-static void print_table_header(const struct mfam *f, const struct mopts *o)
+/* group_table - a new table whose section title says what the model ran. */
+static struct table *group_table(const struct mfam *f, const struct mopts *o)
 {
-	printf("\n%s  workload=%s  placement=%s  threads=%d  (model, per operation: %s "
-	       "interleaving",
-	       f->sc->name, f->wl->name, f->f.placement, f->f.threads,
-	       model_interleave_names[o->mo.interleave]);
+	struct table *t = table_new(MT_N, mt_cols);
+	struct sb title = {0};
+
+	sb_printf(&title,
+		  "%s  workload=%s  placement=%s  threads=%d  (model, per operation: %s "
+		  "interleaving",
+		  f->sc->name, f->wl->name, f->f.placement, f->f.threads,
+		  model_interleave_names[o->mo.interleave]);
 	if (o->mo.interleave == MODEL_RANDOM)
-		printf(" seed %llu", (unsigned long long)o->mo.seed);
-	printf(", %ld ops/vCPU after %ld, %d-byte lines)\n", o->mo.ops, o->mo.warmup,
-	       o->mo.line_size);
-	printf("%-*s %10s %11s %10s %10s %10s %9s %10s\n", preset_width(f->sc), "preset",
-	       "hitm_local", "hitm_remote", "clean_c2c", "transfers", "invalidate", "upgrades",
-	       "to_memory");
+		sb_printf(&title, " seed %llu", (unsigned long long)o->mo.seed);
+	sb_printf(&title, ", %ld ops/vCPU after %ld, %d-byte lines)", o->mo.ops, o->mo.warmup,
+		  o->mo.line_size);
+	table_section(t, sb_str(&title));
+	free(title.p);
+	return t;
 }
 
-static void print_row(const struct mfam *f)
+static void add_row(struct table *t, const struct mfam *f)
 {
 	const struct model_result *r = &f->r;
+	double v[MT_NOTE - MT_NUM] = {
+	    model_per_op(r, MEV_HITM_LOCAL), model_per_op(r, MEV_HITM_REMOTE),
+	    model_per_op(r, MEV_CLEAN_C2C),  model_transfers_per_op(r),
+	    model_per_op(r, MEV_INVAL),	     model_per_op(r, MEV_UPGRADE),
+	    model_per_op(r, MEV_MISS),
+	};
+	char num[MT_N][24], note[300];
+	const char *cells[MT_N] = {f->preset->name};
+	int ok = !f->f.skip[0] && r->ok;
 
-	printf("%-*s", preset_width(f->sc), f->preset->name);
-	if (f->f.skip[0]) {
-		printf(" skipped: %s\n", f->f.skip);
-		return;
+	for (int k = MT_NUM; ok && k < MT_NOTE; k++) {
+		snprintf(num[k], sizeof(num[k]), "%.4f", v[k - MT_NUM]);
+		cells[k] = num[k];
 	}
-	if (!r->ok) {
-		printf(" error: %s\n", r->reason);
-		return;
-	}
-	printf(" %10.4f %11.4f %10.4f %10.4f %10.4f %9.4f %10.4f\n",
-	       model_per_op(r, MEV_HITM_LOCAL), model_per_op(r, MEV_HITM_REMOTE),
-	       model_per_op(r, MEV_CLEAN_C2C), model_transfers_per_op(r),
-	       model_per_op(r, MEV_INVAL), model_per_op(r, MEV_UPGRADE), model_per_op(r, MEV_MISS));
+	if (f->f.skip[0])
+		snprintf(note, sizeof(note), "skipped: %s", f->f.skip);
+	else if (!r->ok)
+		snprintf(note, sizeof(note), "error: %s", r->reason);
+	cells[MT_NOTE] = ok ? NULL : note;
+	table_add(t, cells);
+}
+
+/* print_group - the table of the presets run so far, then nothing more in it. */
+static void print_group(struct table **t)
+{
+	if (*t && table_rows(*t))
+		table_print(*t, stdout, TABLE_TEXT);
+	table_free(*t);
+	*t = NULL;
 }
 
 static const char *const fixed_cols[] = {
@@ -319,6 +339,7 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	char err[512], fp[17];
 	char **scn, **pre, **wls;
 	struct topo *topo;
+	struct table *tbl = NULL;
 
 	parse_model_options(argc, argv, &o);
 	scn = o.sel.scenarios ? split_list(o.sel.scenarios) : NULL;
@@ -394,13 +415,14 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 			continue;
 		if (first) {
 			group = i;
-			print_table_header(f, &o);
+			tbl = group_table(f, &o);
 		}
-		print_row(f);
-		if (!last || !o.lines)
+		add_row(tbl, f);
+		if (!last)
 			continue;
+		print_group(&tbl);
 		/* the shared-cache-line view of every preset of this table */
-		for (int k = group; k <= i; k++) {
+		for (int k = group; o.lines && k <= i; k++) {
 			if (fams[k].f.skip[0] || !fams[k].r.ok)
 				continue;
 			printf("\n--- %s/%s/%s threads=%d placement=%s cpus=%s ---\n",
@@ -409,6 +431,7 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 			model_print_lines(stdout, &fams[k].r, o.lines);
 		}
 	}
+	print_group(&tbl); /* an interrupted table: its presets done */
 	for (int i = 0; i < 2; i++)
 		if (csv_close_or_remove(csv.w[i]))
 			write_failed = 1;

@@ -2,13 +2,15 @@
 /*
  * result.c - the coherence model's result: built from a finished run (lines in a stable
  * order, events merged per line, field, code site and op), its per-operation numbers, CSV
- * cells and the shared-cache-line view.
+ * cells and the shared-cache-line view (printed through lib/table).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
+#include "strbuf.h"
+#include "table.h"
 #include "util.h"
 
 /* ---- results ---- */
@@ -221,24 +223,41 @@ void model_csv_values(const struct model_result *r, char vals[MODEL_NCOLS][40])
 		fmt_double(vals[i], sizeof(vals[i]), v[i]);
 }
 
-static void num(FILE *out, uint64_t n, uint64_t ops)
-{
-	if (n)
-		fprintf(out, " %9.4f", (double)n / (double)ops);
-	else
-		fprintf(out, " %9s", "-");
-}
+/* The columns of the shared-cache-line view: a label, then accesses and events per op. */
+enum { LV_LABEL, LV_ACCESSES, LV_EV, LV_N = LV_EV + MEV_COUNT };
 
-static void ev_cells(FILE *out, const uint64_t *ev, uint64_t accesses, uint64_t ops)
+/* The events in the view's column order (after accesses). */
+static const enum model_ev view_ev[MEV_COUNT] = {MEV_HITM_LOCAL, MEV_HITM_REMOTE, MEV_CLEAN_C2C,
+						 MEV_INVAL,	 MEV_UPGRADE,	  MEV_MISS};
+
+static const struct table_col view_cols[LV_N] = {
+    {"offset  field / site:field op", 0},
+    {"accesses", 1},
+    {"hitm_loc", 1},
+    {"hitm_rem", 1},
+    {"clean", 1},
+    {"inval", 1},
+    {"upgrades", 1},
+    {"memory", 1},
+};
+
+/* view_row - one row of the view: @label, then @accesses and @ev per op ("-" for none). */
+static void view_row(struct table *t, const char *label, const uint64_t *ev, uint64_t accesses,
+		     uint64_t ops)
 {
-	num(out, accesses, ops);
-	num(out, ev[MEV_HITM_LOCAL], ops);
-	num(out, ev[MEV_HITM_REMOTE], ops);
-	num(out, ev[MEV_CLEAN_C2C], ops);
-	num(out, ev[MEV_INVAL], ops);
-	num(out, ev[MEV_UPGRADE], ops);
-	num(out, ev[MEV_MISS], ops);
-	fputc('\n', out);
+	char cell[LV_N][24];
+	const char *cp[LV_N] = {label};
+
+	for (int k = LV_ACCESSES; k < LV_N; k++) {
+		uint64_t n = k == LV_ACCESSES ? accesses : ev[view_ev[k - LV_EV]];
+
+		if (n)
+			snprintf(cell[k], sizeof(cell[k]), "%.4f", (double)n / (double)ops);
+		else
+			snprintf(cell[k], sizeof(cell[k]), "-");
+		cp[k] = cell[k];
+	}
+	table_add(t, cp);
 }
 
 static uint64_t line_xfers(const struct model_line *l)
@@ -263,36 +282,12 @@ static int cmp_contended(const void *x, const void *y)
 	return *(const int *)x - *(const int *)y;
 }
 
-/* label_width - the widest field or site label of line @li, at least 50 columns. */
-static int label_width(const struct model_result *r, int li)
-{
-	const struct model_line *l = &r->lines[li];
-	int w = 50;
-
-	for (int j = 0; j < l->nfields; j++) {
-		const struct model_field *f = &r->fields[l->fields[j]];
-		int n = 9 + (int)strlen(f->name);
-
-		w = n > w ? n : w;
-	}
-	for (int a = 0; a < r->nattrs; a++) {
-		const struct model_attr *at = &r->attrs[a];
-		int n;
-
-		if (at->line != li)
-			continue;
-		n = 12 + (int)(strlen(at->site) + strlen(r->fields[at->field].leaf) +
-			       strlen(pc_op_name(at->op)));
-		w = n > w ? n : w;
-	}
-	return w;
-}
-
 void model_print_lines(FILE *out, const struct model_result *r, int max)
 {
 	int *idx = xcalloc((size_t)r->nlines + 1, sizeof(int)), n = 0;
-	const char *hdr = "%9s %9s %9s %9s %9s %9s %9s\n";
+	struct table *t = table_new(LV_N, view_cols);
 
+	table_indent(t, 2);
 	for (int i = 0; i < r->nlines; i++)
 		if (line_xfers(&r->lines[i]) || r->lines[i].ev[MEV_INVAL] ||
 		    r->lines[i].ev[MEV_UPGRADE])
@@ -305,22 +300,20 @@ void model_print_lines(FILE *out, const struct model_result *r, int max)
 		n, r->nlines, r->line_size);
 	for (int k = 0; k < n && (max < 0 || k < max); k++) {
 		const struct model_line *l = &r->lines[idx[k]];
-		int w = label_width(r, idx[k]);
+		struct sb title = {0};
 
-		fprintf(out, "\n#%d %s", k + 1, l->name);
+		sb_printf(&title, "#%d %s", k + 1, l->name);
 		if (l->object >= 0)
-			fprintf(out, " (+0x%lx..+0x%lx)", (unsigned long)l->offset,
-				(unsigned long)(l->offset + r->line_size - 1));
-		fprintf(out, ": transfers/op %.4f", (double)line_xfers(l) / (double)r->ops);
+			sb_printf(&title, " (+0x%lx..+0x%lx)", (unsigned long)l->offset,
+				  (unsigned long)(l->offset + r->line_size - 1));
+		sb_printf(&title, ": transfers/op %.4f", (double)line_xfers(l) / (double)r->ops);
 		for (int c = PAIR_SAME_L3; c < PAIR_COUNT; c++)
 			if (l->xfer[c])
-				fprintf(out, ", %s %.4f", topo_pair_names[c],
-					(double)l->xfer[c] / (double)r->ops);
-		fprintf(out, "\n  %-*s", w, "offset  field / site:field op");
-		fprintf(out, hdr, "accesses", "hitm_loc", "hitm_rem", "clean", "inval", "upgrades",
-			"memory");
-		fprintf(out, "  %-*s", w, "        line total");
-		ev_cells(out, l->ev, l->accesses, r->ops);
+				sb_printf(&title, ", %s %.4f", topo_pair_names[c],
+					  (double)l->xfer[c] / (double)r->ops);
+		table_section(t, sb_str(&title));
+		free(title.p);
+		view_row(t, "        line total", l->ev, l->accesses, r->ops);
 		for (int j = 0; j < l->nfields; j++) {
 			const struct model_field *f = &r->fields[l->fields[j]];
 			uint64_t ev[MEV_COUNT] = {0}, acc = 0;
@@ -338,8 +331,7 @@ void model_print_lines(FILE *out, const struct model_result *r, int max)
 					 f->name);
 			else
 				snprintf(lab, sizeof(lab), "%-8s%s", "", f->name);
-			fprintf(out, "  %-*s", w, lab);
-			ev_cells(out, ev, acc, r->ops);
+			view_row(t, lab, ev, acc, r->ops);
 			for (int a = 0; a < r->nattrs; a++) {
 				const struct model_attr *at = &r->attrs[a];
 
@@ -347,11 +339,12 @@ void model_print_lines(FILE *out, const struct model_result *r, int max)
 					continue;
 				snprintf(lab, sizeof(lab), "%10s%s:%s %s", "", at->site, f->leaf,
 					 pc_op_name(at->op));
-				fprintf(out, "  %-*s", w, lab);
-				ev_cells(out, at->ev, at->accesses, r->ops);
+				view_row(t, lab, at->ev, at->accesses, r->ops);
 			}
 		}
 	}
+	table_print(t, out, TABLE_TEXT);
+	table_free(t);
 	if (max >= 0 && n > max)
 		fprintf(out, "\n(%d more contended lines: --lines all)\n", n - max);
 	free(idx);
