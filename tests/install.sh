@@ -76,7 +76,9 @@ for f in /usr/bin/pcbench /usr/share/man/man1/pcbench.1 /usr/share/bash-completi
 	grep -qx "\.$f" "$tmp/deb.list" || { echo "FAIL: .deb lacks $f"; fail=1; }
 	grep -qx "$f" "$tmp/rpm.list" || { echo "FAIL: .rpm lacks $f"; fail=1; }
 done
-dpkg-deb -f "$deb" Depends | grep -q libhwloc || { echo "FAIL: .deb Depends lacks libhwloc"; fail=1; }
+for lib in libhwloc libgsl; do
+	dpkg-deb -f "$deb" Depends | grep -q $lib || { echo "FAIL: .deb Depends lacks $lib"; fail=1; }
+done
 dpkg-deb -x "$deb" "$tmp/debroot" || { echo "FAIL: dpkg-deb -x"; fail=1; }
 runs_here "$tmp/debroot"
 [ $fail -eq 0 ] && echo "install: ok ($(basename "$deb"), $(basename "$rpm"))"

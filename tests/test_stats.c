@@ -2,12 +2,17 @@
 /*
  * test_stats.c - summary statistics, the Mann-Whitney U test against published examples
  * (exact and normal, with and without ties), the normal approximation against the exact
- * distribution at n = 10, the smallest reachable p, and the bootstrap interval.
+ * distribution at n = 10, the smallest reachable p, the bootstrap interval, and the
+ * bootstrap's direct draw of a resample median against the distribution of plain resampling
+ * (every resample enumerated for tiny n; binomial tails for n = 101 and n = 100).
  */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 
 #include "stats.h"
 #include "check.h"
@@ -240,6 +245,130 @@ static void test_bootstrap(void)
 		fail("a zero base median should give no interval");
 }
 
+/*
+ * The sampler is checked in distribution: the largest gap between the empirical and the
+ * exact distribution function of DRAWS medians is below the Kolmogorov-Smirnov critical value
+ * at 0.001 (1.95 / sqrt(DRAWS); conservative for a discrete distribution). Fixed seeds:
+ * deterministic, never flaky.
+ */
+#define DRAWS 100000
+#define KS_MAX (1.95 / sqrt(DRAWS))
+
+struct atom {
+	double v, p; /* a median value, its exact probability */
+};
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * ks_gap - max |F_draws - F_exact| over the values of @ex[0..@nex) (sorted, probabilities
+ * summing to 1); a draw that is no value of @ex fails the test.
+ */
+static double ks_gap(const char *what, const struct atom *ex, int nex, double *draws)
+{
+	double gap = 0, fe = 0;
+	size_t k = 0;
+
+	qsort(draws, DRAWS, sizeof(*draws), cmp_dbl);
+	for (int i = 0; i < nex; i++) {
+		size_t below = k;
+
+		while (k < DRAWS && draws[k] <= ex[i].v)
+			k++;
+		if (k > below && draws[below] != ex[i].v)
+			fail("%s: drew %g, not a possible median", what, draws[below]);
+		fe += ex[i].p;
+		gap = fmax(gap, fabs((double)k / DRAWS - fe));
+	}
+	if (k < DRAWS)
+		fail("%s: drew %g, above every possible median", what, draws[k]);
+	return gap;
+}
+
+/*
+ * Plain resampling, every one of the n^n resamples of @x[0..@n) (n <= 6) enumerated: the
+ * exact distribution of the resample median, against the direct draw.
+ */
+static void check_enumerated(const double *x, int n)
+{
+	struct atom ex[64];
+	int nex = 0, idx[6] = {0};
+	long total = 1;
+	double *d = malloc(DRAWS * sizeof(*d)), gap;
+	char what[64];
+
+	for (int i = 0; i < n; i++)
+		total *= n;
+	for (long t = 0; t < total; t++) {
+		double v[6], m;
+		int i;
+
+		for (i = 0; i < n; i++)
+			v[i] = x[idx[i]];
+		qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		for (i = 0; i < nex && ex[i].v != m; i++)
+			;
+		if (i == nex)
+			ex[nex++] = (struct atom){m, 0};
+		ex[i].p += 1.0 / (double)total;
+		for (i = 0; i < n && ++idx[i] == n; i++) /* the next index tuple */
+			idx[i] = 0;
+	}
+	qsort(ex, (size_t)nex, sizeof(*ex), cmp_dbl); /* by v, the first member */
+	stats_bootstrap_medians(x, (size_t)n, DRAWS, 7, d);
+	snprintf(what, sizeof(what), "enumerated n = %d", n);
+	gap = ks_gap(what, ex, nex, d);
+	if (!(gap <= KS_MAX))
+		fail("%s: resample medians off the exact distribution by %g (> %g)", what, gap,
+		     KS_MAX);
+	free(d);
+}
+
+static void test_bootstrap_sampler(void)
+{
+	double odd[] = {5, 2, 3, 2, 1}, even[] = {13, 1, 8, 2, 5, 3}, *x, *d;
+	struct atom *ex;
+
+	check_enumerated(odd, 5); /* a tie: 2 twice */
+	check_enumerated(even, 6);
+
+	/*
+	 * n = 101, values 0..100: the median is the 51st of 101 draws, <= j when at least 51
+	 * draws are <= j, each with probability (j + 1) / 101.
+	 */
+	x = malloc(101 * sizeof(*x));
+	ex = malloc(101 * sizeof(*ex));
+	d = malloc(DRAWS * sizeof(*d));
+	for (int j = 0; j < 101; j++) {
+		x[j] = 100 - j;
+		ex[j] = (struct atom){j, gsl_cdf_binomial_Q(50, (j + 1) / 101.0, 101) -
+					     (j ? gsl_cdf_binomial_Q(50, j / 101.0, 101) : 0)};
+	}
+	stats_bootstrap_medians(x, 101, DRAWS, 11, d);
+	near("n = 101: median off the binomial tails", ks_gap("n = 101", ex, 101, d), 0, KS_MAX);
+
+	/*
+	 * n = 100, fifty 0s and fifty 1s: with Z ~ Binomial(100, 1/2) zeros drawn, the median
+	 * (the mean of the 50th and 51st draws) is 0 when Z >= 51, 1/2 when Z = 50, else 1.
+	 */
+	for (int j = 0; j < 100; j++)
+		x[j] = j % 2;
+	ex[0] = (struct atom){0, gsl_cdf_binomial_Q(50, 0.5, 100)};
+	ex[1] = (struct atom){0.5, gsl_ran_binomial_pdf(50, 0.5, 100)};
+	ex[2] = (struct atom){1, gsl_cdf_binomial_P(49, 0.5, 100)};
+	stats_bootstrap_medians(x, 100, DRAWS, 13, d);
+	near("n = 100: median off the binomial tails", ks_gap("n = 100", ex, 3, d), 0, KS_MAX);
+	free(x);
+	free(ex);
+	free(d);
+}
+
 int main(void)
 {
 	test_summary();
@@ -249,6 +378,7 @@ int main(void)
 	test_normal_vs_exact();
 	test_edges();
 	test_bootstrap();
+	test_bootstrap_sampler();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

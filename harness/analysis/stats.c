@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
+/* stats.c - the statistics of stats.h: summaries, the Mann-Whitney U test, the bootstrap. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include "stats.h"
 #include "util.h"
@@ -233,85 +238,62 @@ double stats_mwu_min_p(size_t nx, size_t ny)
 	}
 }
 
-/* splitmix64 (Steele, Lea and Flood 2014): small, fast, and the same everywhere. */
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* A sample prepared for resampling: its values sorted, and each value's sorted position. */
-struct resampler {
-	const double *x;
-	size_t n;
-	double *sorted;
-	size_t *rank;  /* rank[i]: where x[i] stands in sorted */
-	size_t *count; /* per sorted position: how often one resample drew it */
-};
-
-static const double *rank_base;
-
-static int cmp_index(const void *a, const void *b)
-{
-	double x = rank_base[*(const size_t *)a], y = rank_base[*(const size_t *)b];
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static void resampler_init(struct resampler *r, const double *x, size_t n)
-{
-	size_t *order = xmalloc(n * sizeof(*order));
-
-	r->x = x;
-	r->n = n;
-	r->sorted = xmalloc(n * sizeof(*r->sorted));
-	r->rank = xmalloc(n * sizeof(*r->rank));
-	r->count = xmalloc(n * sizeof(*r->count));
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	rank_base = x;
-	qsort(order, n, sizeof(*order), cmp_index);
-	for (size_t k = 0; k < n; k++) {
-		r->sorted[k] = x[order[k]];
-		r->rank[order[k]] = k;
-	}
-	free(order);
-}
-
-static void resampler_free(struct resampler *r)
-{
-	free(r->sorted);
-	free(r->rank);
-	free(r->count);
-}
-
 /*
- * resample_median - the median of @n draws with replacement (the draws of splitmix64 state
- * @s, in order): the draws are counted per sorted position and the middle order statistics
- * found by one walk, O(n) with no sort per resample.
+ * resample_median - the median of one resample of @n draws with replacement from the sorted
+ * @v[0..@n), drawn directly in O(1). A draw is v[floor(n U)] with U uniform on [0, 1), and
+ * floor is monotone, so the k-th smallest of the n draws is v[floor(n U_(k))], U_(k) the k-th
+ * smallest of n uniforms: Beta(k, n + 1 - k). Given U_(k) = u, the n - k larger ones are
+ * uniform on (u, 1), so U_(k+1) = u + (1 - u) Beta(1, n - k), the smallest of them. Same
+ * distribution as drawing the n values and sorting them; only the random stream differs.
  */
-static double resample_median(struct resampler *r, uint64_t *s)
+static double resample_median(const double *v, size_t n, gsl_rng *rng)
 {
-	size_t n = r->n, lo = (n - 1) / 2, hi = n / 2, seen = 0;
-	double a = NAN, b = NAN;
+	size_t k = (n + 1) / 2; /* the lower middle, 1-based */
+	double u = gsl_ran_beta(rng, (double)k, (double)(n + 1 - k)), m;
+	size_t i = (size_t)(u * (double)n);
 
-	memset(r->count, 0, n * sizeof(*r->count));
-	for (size_t i = 0; i < n; i++)
-		r->count[r->rank[(size_t)((double)(splitmix64(s) >> 11) * 0x1.0p-53 *
-					  (double)n)]]++;
-	for (size_t k = 0; k < n && isnan(b); k++) {
-		if (!r->count[k])
-			continue;
-		seen += r->count[k];
-		if (isnan(a) && seen > lo)
-			a = r->sorted[k];
-		if (seen > hi)
-			b = r->sorted[k];
-	}
-	return (a + b) / 2;
+	m = v[i < n ? i : n - 1];
+	if (n % 2)
+		return m;
+	u += (1 - u) * gsl_ran_beta(rng, 1, (double)(n - k));
+	i = (size_t)(u * (double)n);
+	return (m + v[i < n ? i : n - 1]) / 2;
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *v = memcpy(xmalloc(n * sizeof(*v)), x, n * sizeof(*v));
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v;
+}
+
+/* rng_new - GSL's MT19937 seeded with @seed; out of memory exits as xmalloc does. */
+static gsl_rng *rng_new(uint64_t seed)
+{
+	gsl_error_handler_t *was = gsl_set_error_handler_off(); /* GSL's own would abort */
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_set_error_handler(was);
+	if (!rng)
+		usage_error("memory", "gsl_rng_alloc", "out of memory");
+	gsl_rng_set(rng, (unsigned long)seed);
+	return rng;
+}
+
+void stats_bootstrap_medians(const double *x, size_t n, int iters, uint64_t seed, double *out)
+{
+	double *v;
+	gsl_rng *rng;
+
+	if (!n)
+		return;
+	v = sorted_copy(x, n);
+	rng = rng_new(seed);
+	for (int i = 0; i < iters; i++)
+		out[i] = resample_median(v, n, rng);
+	gsl_rng_free(rng);
+	free(v);
 }
 
 /* quantile - linear interpolation between order statistics of sorted @v[0..@n). */
@@ -328,26 +310,27 @@ static double quantile(const double *v, size_t n, double q)
 int stats_bootstrap_ratio_ci(const double *base, size_t nb, const double *other, size_t no,
 			     double level, int iters, uint64_t seed, double *lo, double *hi)
 {
-	struct resampler rb, ro;
-	double *ratios;
-	uint64_t s = seed;
+	double *ratios, *vb, *vo;
+	gsl_rng *rng;
 	size_t k = 0;
 
 	*lo = *hi = NAN;
 	if (!nb || !no || iters < 1)
 		return -1;
 	ratios = xmalloc((size_t)iters * sizeof(*ratios));
-	resampler_init(&rb, base, nb);
-	resampler_init(&ro, other, no);
+	vb = sorted_copy(base, nb);
+	vo = sorted_copy(other, no);
+	rng = rng_new(seed);
 	for (int i = 0; i < iters; i++) {
-		double mb = resample_median(&rb, &s);
-		double mo = resample_median(&ro, &s);
+		double mb = resample_median(vb, nb, rng);
+		double mo = resample_median(vo, no, rng);
 
 		if (mb != 0)
 			ratios[k++] = mo / mb;
 	}
-	resampler_free(&rb);
-	resampler_free(&ro);
+	gsl_rng_free(rng);
+	free(vb);
+	free(vo);
 	if (!k) {
 		free(ratios);
 		return -1;

@@ -76,12 +76,21 @@ double stats_mwu_min_p(size_t nx, size_t ny);
  * stats_bootstrap_ratio_ci - percentile bootstrap confidence interval of
  * median(@other) / median(@base): @iters times, resample each sample with replacement (its
  * own size) and take the ratio of the medians; the interval is the (1 - @level) / 2 and
- * (1 + @level) / 2 quantiles of those ratios (linear interpolation). The generator is
- * splitmix64 seeded with @seed, so the same inputs give the same interval on every machine.
- * Resamples whose base median is 0 are dropped. Returns 0, or -1 when a sample is empty or
- * no resample has a non-zero base median.
+ * (1 + @level) / 2 quantiles of those ratios (linear interpolation). A resample's median is
+ * drawn directly from the distribution of the middle order statistics of n draws (Beta
+ * variates, see stats.c), O(1) instead of O(n) per resample. The generator is GSL's MT19937
+ * seeded with @seed, so the same inputs give the same interval on every machine (with the
+ * same GSL). Resamples whose base median is 0 are dropped. Returns 0, or -1 when a sample is
+ * empty or no resample has a non-zero base median.
  */
 int stats_bootstrap_ratio_ci(const double *base, size_t nb, const double *other, size_t no,
 			     double level, int iters, uint64_t seed, double *lo, double *hi);
+
+/*
+ * stats_bootstrap_medians - @out[0..@iters): the medians of @iters resamples of @x[0..@n)
+ * with replacement, drawn as stats_bootstrap_ratio_ci draws them (its bootstrap distribution
+ * of the median, for checking the sampler). Nothing when @n is 0.
+ */
+void stats_bootstrap_medians(const double *x, size_t n, int iters, uint64_t seed, double *out);
 
 #endif

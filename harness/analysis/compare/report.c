@@ -153,7 +153,7 @@ void cmp_build_header(struct compare *c, struct header *h)
 	fmt_g(cil, sizeof(cil), 100 * (1 - c->o.alpha));
 	hdr(h, "ci",
 	    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as %%change "
-		      "(%d resamples, splitmix64 seed %d), for ops_per_s%s",
+		      "(%d resamples, GSL MT19937 seed %d), for ops_per_s%s",
 		      cil, CI_ITERS, CI_SEED, c->o.ci ? " and every metric (--ci)" : ""));
 	for (int i = 0; i < c->nres; i++) {
 		const struct result *r = &c->res[i];
