@@ -137,6 +137,13 @@ static int group_of(struct compare *c, int ri, int row)
 	return g;
 }
 
+/* key_add - "\x1f" and @s onto a map key: once per row and parameter, so no printf. */
+static void key_add(struct sb *key, const char *s)
+{
+	sb_addc(key, '\x1f');
+	sb_add(key, s, strlen(s));
+}
+
 static int entry_of(struct compare *c, int ri, int row)
 {
 	const struct run *r = &c->runs[ri];
@@ -146,9 +153,11 @@ static int entry_of(struct compare *c, int ri, int row)
 	struct sb key = {0};
 	int e;
 
-	sb_printf(&key, "%s\x1f%s\x1f%s", sc, pr, ly);
+	sb_add(&key, sc, strlen(sc));
+	key_add(&key, pr);
+	key_add(&key, ly);
 	for (int i = 0; i < c->nparams; i++)
-		sb_printf(&key, "\x1f%s", cmp_cell_at(r, row, r->param_col[i]));
+		key_add(&key, cmp_cell_at(r, row, r->param_col[i]));
 	e = cmp_map_get(&c->emap, sb_str(&key));
 	if (e < 0) {
 		struct entry *en;
