@@ -105,8 +105,8 @@ static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 
 static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 {
-	const struct layout *l = bench_layout(cfg, "layout", err, errlen);
-	const struct layout_struct *ls = l ? layout_find_struct(l, "mem_cgroup") : NULL;
+	const struct layout *l;
+	const struct layout_struct *ls = memcg_layout(cfg, &l, err, errlen);
 	const int v1 = !strcmp(bench_str(cfg, "cgroup"), "v1");
 	const long preload = bench_long(cfg, "preload"), min = min_pages(cfg);
 	struct km_shared *s;

@@ -50,6 +50,17 @@ struct memcg_offs {
 #define FIELD(base, f) ((pc_word *)((base) + o->f))
 
 /*
+ * memcg_layout - the layout of the scenario's "layout" parameter (into *@l) and its struct
+ * mem_cgroup, or NULL with @err set (check() has already refused a layout without it).
+ */
+static inline const struct layout_struct *
+memcg_layout(const struct bench_cfg *cfg, const struct layout **l, char *err, size_t errlen)
+{
+	*l = bench_layout(cfg, "layout", err, errlen);
+	return *l ? layout_find_struct(*l, "mem_cgroup") : NULL;
+}
+
+/*
  * memcg_offs_init - the page_counter field offsets and css.parent, memory, swap and (if the
  * layout has it) kmem of struct mem_cgroup. The caller's check() has validated the layout.
  */

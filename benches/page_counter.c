@@ -130,8 +130,8 @@ static int sock_setup(struct pc_shared *s, const struct bench_cfg *cfg, char *er
 
 static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 {
-	const struct layout *l = bench_layout(cfg, "layout", err, errlen);
-	const struct layout_struct *ls = l ? layout_find_struct(l, "mem_cgroup") : NULL;
+	const struct layout *l;
+	const struct layout_struct *ls = memcg_layout(cfg, &l, err, errlen);
 	const char *wl = bench_workload_name(cfg);
 	struct pc_shared *s;
 	struct memcg_offs *o;

@@ -32,40 +32,6 @@ const struct layout_struct *layout_find_struct(const struct layout *l, const cha
 	return NULL;
 }
 
-static long struct_offset(const struct layout *l, const struct layout_struct *s, const char *path)
-{
-	const char *dot = strchr(path, '.');
-	size_t plen;
-	long rest;
-
-	for (int i = 0; i < s->nfields; i++)
-		if (!strcmp(s->fields[i].name, path))
-			return (long)s->fields[i].offset;
-	if (!dot)
-		return -1;
-	plen = (size_t)(dot - path);
-	for (int i = 0; i < s->nfields; i++) {
-		const struct layout_field *f = &s->fields[i];
-
-		if (f->kind != LK_STRUCT || strncmp(f->name, path, plen) || f->name[plen])
-			continue;
-		if (f->type < 0 || f->type >= l->nstructs)
-			return -1;
-		rest = struct_offset(l, &l->structs[f->type], dot + 1);
-		return rest < 0 ? -1 : (long)f->offset + rest;
-	}
-	return -1;
-}
-
-long layout_offset(const struct layout *l, const char *sname, const char *path)
-{
-	const struct layout_struct *s = layout_find_struct(l, sname);
-
-	if (!s || !path)
-		return -1;
-	return struct_offset(l, s, path);
-}
-
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 
@@ -451,6 +417,13 @@ int layout_find_leaf(const struct layout *l, const char *sname, const char *path
 		return -1;
 	snprintf(out->path, sizeof(out->path), "%s", path);
 	return 0;
+}
+
+long layout_offset(const struct layout *l, const char *sname, const char *path)
+{
+	struct layout_leaf leaf;
+
+	return layout_find_leaf(l, sname, path, &leaf) ? -1 : (long)leaf.offset;
 }
 
 int layout_why_missing(const struct layout *l, const char *sname, const char *path, char *buf,

@@ -67,7 +67,8 @@ const struct layout_struct *layout_find_struct(const struct layout *l, const cha
 
 /*
  * layout_offset - byte offset of @path inside struct @sname. @path is a field name, or a
- * dotted path through nested struct fields ("memory.usage"). Returns -1 when missing.
+ * dotted path through nested struct fields ("memory.usage"): layout_find_leaf's offset.
+ * Returns -1 when missing.
  */
 long layout_offset(const struct layout *l, const char *sname, const char *path);
 
@@ -127,7 +128,7 @@ int layout_leaves(const struct layout *l, const char *sname, struct layout_leaf 
 const struct layout_leaf *layout_leaf_at(const struct layout_leaf *leaves, int n, size_t offset);
 
 /*
- * layout_find_leaf - the field that @path names in struct @sname (as layout_offset finds it),
+ * layout_find_leaf - the field that @path names in struct @sname (a name, or a dotted path),
  * with its offset from the start of @sname; a nested struct field is returned as such (kind
  * LK_STRUCT). Returns 0, or -1 when there is no such field.
  */
