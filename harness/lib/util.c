@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +37,14 @@ void fmt_double(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.17g", v);
 }
 
-static void (*after_create)(void);
+static void (*after_create)(const char *msg);
+static pthread_mutex_t after_create_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local int in_after_create;
 
 void usage_error(const char *what, const char *value, const char *fmt, ...)
 {
+	char msg[1024]; /* on the stack: the hook may be here for lack of memory */
+	size_t n;
 	va_list ap;
 
 	fprintf(stderr, "pcbench: %s: %s: ", what, value ? value : "");
@@ -48,10 +53,21 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	if (after_create) { /* outputs exist: they get their end, and it is a failure, 1 */
-		void (*fn)(void) = after_create;
-
-		after_create = NULL;
-		fn();
+		/*
+		 * One caller runs the hook (another thread failing meanwhile waits here until
+		 * the process ends); a failure inside the hook itself just exits.
+		 */
+		if (!in_after_create) {
+			in_after_create = 1;
+			pthread_mutex_lock(&after_create_lock);
+			n = (size_t)snprintf(msg, sizeof(msg), "%s: %s: ", what,
+					     value ? value : "");
+			va_start(ap, fmt);
+			if (n < sizeof(msg))
+				vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+			va_end(ap);
+			after_create(msg);
+		}
 		fflush(NULL);
 		_exit(1);
 	}
@@ -60,7 +76,7 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 	_exit(2);
 }
 
-void usage_error_after_create(void (*fn)(void))
+void usage_error_after_create(void (*fn)(const char *msg))
 {
 	after_create = fn;
 }

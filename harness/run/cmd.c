@@ -428,6 +428,16 @@ static void parse_options(int argc, char **argv, struct options *o)
 			    "needs --topology FILE.xml, the export of a lab machine");
 }
 
+/*
+ * set_current - @f's repetition @rep is being set up or measured (NULL: none): a fatal
+ * error now (out of memory) becomes its status=error row (fail_after_create).
+ */
+static void set_current(struct family *f, int rep)
+{
+	run.cur_fam = f;
+	run.cur_rep = rep;
+}
+
 /* Each thread of each repetition of each family runs this, from Google Benchmark. */
 static void family_thread(void *arg, int tid, struct gb_result *res)
 {
@@ -441,11 +451,16 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	/* Flags read here are only written by thread 0 between measurements. */
 	if (run.write_failed || run.stopped)
 		return;
+	/* thread 0 sets it; the others allocate (thread setup) after a barrier with it */
+	if (!tid)
+		set_current(f, f->reps_done + 1);
 	meas_thread(&f->m, tid);
 	if (tid)
 		return;
 	meas_result(&f->m, &r);
-	if (r.aborted) { /* interrupted: abandon this measurement, write no partial row */
+	set_current(NULL, 0); /* from here on, this repetition's row says how it ended */
+	/* interrupted: abandon this measurement, write no partial row */
+	if (r.aborted) {
 		run.stopped = 1;
 		meas_reset(&f->m);
 		return;
@@ -506,15 +521,29 @@ static void on_signal(int sig)
 	stop_requested = sig; /* a --with-model run in progress stops too */
 }
 
-/* fail_after_create - a fatal error once the run directory exists: record its end. */
-static void fail_after_create(void)
+/*
+ * fail_after_create - a fatal error (@msg, usage_error's "what: value: why") once the run
+ * directory exists: the family in progress, if any, gets a status=error row with @msg as
+ * its reason, and the run its end (context.json's end time, whole files).
+ */
+static void fail_after_create(const char *msg)
 {
+	struct family *f = run.cur_fam;
+	int rep = run.cur_rep;
+	char home[256];
+
+	if (f) {
+		set_current(NULL, 0);
+		home_cell(f, home, sizeof(home));
+		write_row(f, rep, ST_ERROR, msg, NULL, home);
+		progress(f, rep, ST_ERROR, msg);
+	}
 	utc_now(run.ctx.end, sizeof(run.ctx.end));
 	write_context();
 	close_outputs();
 	fprintf(stderr,
-		"pcbench: the run stopped on that error: %d of %d measurements kept in %s\n",
-		run.done, run.total, run.run_dir);
+		"pcbench: the run stopped on that error: %d of %d measurements kept in %s%s\n",
+		run.done, run.total, run.run_dir, f ? " (the last one as a status=error row)" : "");
 }
 
 static void stop_on_signals(void)
@@ -746,12 +775,14 @@ int measure_main(int argc, char **argv)
 			}
 			continue;
 		}
+		set_current(f, 1); /* its model and state: a failure is its first row */
 		if (run.opt.with_model)
 			model_family(f, topo);
 		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
 			  run.opt.time_s / 10, &f->home);
 		meas_set_counters(&f->m, run.pmu);
 		meas_set_noise(&f->m, run.opt.noise_max_pct / 100, run.opt.noise_retries);
+		set_current(NULL, 0);
 		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
 	}
 	if (!run.write_failed && !meas_abort)

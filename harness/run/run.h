@@ -59,6 +59,10 @@ struct run {
 	int disturbed;				 /* rows left disturbed (status disturbed) */
 	int windows, disturbed_windows, retries; /* every window measured, for the summary */
 	double t_first;
+	/* The family and repetition being set up or measured, or NULL: a fatal error after
+	 * creation (out of memory) is written as its status=error row (cmd.c). */
+	struct family *cur_fam;
+	int cur_rep;
 	/* Long-lived allocations, kept reachable until exit. */
 	char **gb_argv, **orig_argv, **homes;
 	int orig_argc;
