@@ -1,0 +1,48 @@
+#!/bin/sh
+# oom_row.sh PCBENCH SRCDIR - a failure after the run directory exists (out of memory for a
+# struct of a layout just under the 64 MiB guard, under ulimit -v) ends the run with exit 1:
+# the family in progress gets a status=error row whose reason names the failure, in
+# results.csv and results.jsonl, context.json gets its end time, and stderr says why.
+# Exit 77 (skip) when even the default layout cannot run under that limit (ASan and TSan
+# reserve far more address space than that).
+set -u
+pcbench=$1 SRC=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+limit=131072 # KiB of address space: the default run needs about 20 MiB, this one 280
+sed 's/^struct mem_cgroup size [0-9]*/struct mem_cgroup size 67108800/' \
+	"$SRC/benches/layouts/page_counter-v6.0.layout" >"$tmp/big.layout"
+limited() { (
+	ulimit -v $limit || exit 77
+	exec "$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 2 --time 0.001 "$@"
+); }
+
+limited -o "$tmp/small" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "SKIP: the default layout does not run under ulimit -v $limit (exit $rc):"
+	tail -n 3 "$tmp/err"
+	exit 77
+fi
+
+limited -o "$tmp/run" -D "layout=$tmp/big.layout" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 1 ] || { echo "FAIL: exit $rc, want 1"; fail=1; }
+grep -Eq '^pcbench: memory: [a-z_]+: (Cannot allocate memory|out of memory)$' "$tmp/err" ||
+	{ echo "FAIL: stderr does not name the allocation that failed"; fail=1; }
+# status and reason by the header's column numbers (no cell before them holds a comma)
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["status"] == "error" && $c["reason"] ~ /memory/ { found = 1 }
+	END { exit !found }' "$tmp/run/results.csv" 2>/dev/null ||
+	{ echo "FAIL: results.csv has no status=error row naming memory"; fail=1; }
+grep -q '"status":"error","reason":"memory: ' "$tmp/run/results.jsonl" 2>/dev/null ||
+	{ echo "FAIL: results.jsonl has no status=error row naming memory"; fail=1; }
+grep -Eq '"end_time": "[0-9]{4}-' "$tmp/run/context.json" 2>/dev/null ||
+	{ echo "FAIL: context.json has no end_time"; fail=1; }
+"$pcbench" compare "$tmp/run" --format csv >/dev/null 2>"$tmp/cmp" ||
+	{ echo "FAIL: the run directory does not parse:"; cat "$tmp/cmp"; fail=1; }
+[ $fail -eq 0 ] || { echo "stderr:"; cat "$tmp/err"; }
+echo "out of memory after creation: exit $rc: $(grep -m1 'status=error row' "$tmp/err")"
+grep -m1 '^pcbench: memory: ' "$tmp/err"
+exit $fail
