@@ -7,14 +7,16 @@
  * The steps go through the accessor layer like every other scenario's accesses, so the
  * probe is measured, traced and modelled the same way; objects() exposes its objects.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "infile.h"
 #include "recipe.h"
 
-#define RECIPE_FILE_MAX (1L << 20)
+#define RECIPE_FILE_MAX (1LL << 20)
 
 /*
  * The built-in recipes. page_counter-direct is the page_counter scenario's `direct`
@@ -96,42 +98,6 @@ struct probe_thread {
 	long sink;
 };
 
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		bench_error(err, errlen, "recipe: %s: cannot read it", path);
-		fclose(f);
-		return NULL;
-	}
-	if (n > RECIPE_FILE_MAX) {
-		bench_error(err, errlen, "recipe: %s: larger than %ld bytes", path,
-			    RECIPE_FILE_MAX);
-		fclose(f);
-		return NULL;
-	}
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		bench_error(err, errlen, "recipe: %s: cannot read it", path);
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (strlen(buf) != (size_t)n) {
-		bench_error(err, errlen, "recipe: %s: contains a NUL byte, not a recipe", path);
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /* load - the recipe the configuration names, parsed and bound to its layout. */
 static struct recipe *load(const struct bench_cfg *cfg, const struct layout **lp, char *err,
 			   size_t errlen)
@@ -150,14 +116,19 @@ static struct recipe *load(const struct bench_cfg *cfg, const struct layout **lp
 			goto parsed;
 		}
 	}
-	err[0] = '\0';
-	text = read_file(name, err, errlen);
+	text = infile_read(name, RECIPE_FILE_MAX, "a recipe", NULL, err, errlen);
 	if (!text) {
-		if (!err[0])
+		int missing = errno == ENOENT || errno == ENOTDIR;
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", err);
+		if (missing)
 			bench_error(err, errlen,
 				    "recipe: %s: no built-in recipe of that name and no such file "
 				    "(built-ins: page_counter-direct, usage-high)",
 				    name);
+		else
+			bench_error(err, errlen, "recipe: %s", why);
 		return NULL;
 	}
 	r = recipe_parse(text, name, err, errlen);

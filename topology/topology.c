@@ -8,6 +8,7 @@
 
 #include <hwloc.h>
 
+#include "infile.h"
 #include "outfile.h"
 #include "topo_impl.h"
 #include "util.h"
@@ -78,6 +79,8 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 {
 	struct topo *t = xcalloc(1, sizeof(*t));
 	const char *synthetic = NULL, *xml = NULL;
+	char *xmltext = NULL;
+	size_t xmllen = 0;
 
 	if (!spec || !strcmp(spec, "host"))
 		spec = "host";
@@ -86,9 +89,14 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 	else
 		xml = spec;
 	t->source = xstrdup(spec);
-	if (xml && access(xml, R_OK)) {
-		snprintf(err, errlen, "%s: %s (expected host, synthetic:STRING or an XML file)",
-			 xml, strerror(errno));
+	/* Read here, not by hwloc: a FIFO or a device is refused rather than waited on. */
+	if (xml &&
+	    !(xmltext = infile_read(xml, TOPO_XML_MAX, "a topology XML", &xmllen, err, errlen))) {
+		size_t n = strlen(err);
+
+		if (errno == ENOENT && n < errlen)
+			snprintf(err + n, errlen - n,
+				 " (expected host, synthetic:STRING or an XML file)");
 		goto fail_early;
 	}
 	if (hwloc_topology_init(&t->h)) {
@@ -106,7 +114,7 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 			 synthetic);
 		goto fail;
 	}
-	if (xml && hwloc_topology_set_xml(t->h, xml)) {
+	if (xml && hwloc_topology_set_xmlbuffer(t->h, xmltext, (int)xmllen + 1)) {
 		snprintf(err, errlen, "%s: hwloc cannot read this XML: %s", xml, strerror(errno));
 		goto fail;
 	}
@@ -120,6 +128,7 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 			 TOPO_MAX_PUS);
 		goto fail;
 	}
+	free(xmltext);
 	index_pus(t);
 	/* Only a discovered host binds for real; XML and synthetic binding is a no-op. */
 	t->host = !synthetic && !xml && hwloc_topology_is_thissystem(t->h);
@@ -130,6 +139,7 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 fail:
 	hwloc_topology_destroy(t->h);
 fail_early:
+	free(xmltext);
 	free(t->source);
 	free(t);
 	return NULL;

@@ -46,6 +46,8 @@ int topo_is_host(const struct topo *t);
 void topo_fingerprint(const struct topo *t, char *buf);
 /* The largest topology pcbench loads (PUs); larger ones are refused with a message. */
 #define TOPO_MAX_PUS 65536
+/* The largest topology XML file topo_load reads (65536 PUs need about 25 MiB). */
+#define TOPO_XML_MAX (64LL << 20)
 
 /* topo_export_xml - write the topology as hwloc XML to @path. */
 int topo_export_xml(const struct topo *t, const char *path, char *err, size_t errlen);

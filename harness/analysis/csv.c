@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "outfile.h"
 #include "strbuf.h"
 #include "util.h"
@@ -546,59 +547,15 @@ fail:
 
 struct csv_table *csv_read_file(const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	struct sb b = {0};
-	int fd;
+	size_t n;
+	char *text = infile_read(path, CSV_MAX_BYTES, "a CSV", &n, err, errlen);
 	struct csv_table *t;
-	FILE *f;
 
-	/*
-	 * A FIFO or a device (/dev/urandom) would never end: regular files only, bounded.
-	 * O_NONBLOCK so that opening a FIFO does not wait for a writer.
-	 */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (!text)
 		return NULL;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > CSV_MAX_BYTES) {
-		if (S_ISREG(st.st_mode))
-			set_err(err, errlen, "%s: %lld bytes, more than the %d MiB a CSV may have",
-				path, (long long)st.st_size, CSV_MAX_BYTES >> 20);
-		else
-			set_err(err, errlen, "%s: not a regular file", path);
-		close(fd);
-		return NULL;
-	}
-	f = fdopen(fd, "rb");
-	if (!f) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	for (;;) {
-		size_t n;
-
-		sb_grow(&b, 65536);
-		n = fread(b.p + b.n, 1, b.cap - b.n - 1, f);
-		b.n += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
-		goto fail;
-	}
-	fclose(f);
-	t = csv_parse(b.p, b.n, path, err, errlen);
-	free(b.p);
+	t = csv_parse(text, n, path, err, errlen);
+	free(text);
 	return t;
-fail:
-	fclose(f);
-	free(b.p);
-	return NULL;
 }
 
 int csv_col(const struct csv_table *t, const char *name)

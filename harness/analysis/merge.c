@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "infile.h"
 #include "outfile.h"
 #include "results.h"
 #include "util.h"
@@ -121,13 +122,13 @@ static int union_columns(const struct run_file *runs, int n, const char ***out)
 /* copy_context - @from (a context.json) to @to through the checked output path. */
 static int copy_context(const char *from, const char *to)
 {
-	json_error_t je;
-	json_t *j = json_load_file(from, 0, &je);
+	char err[1024];
+	json_t *j = infile_json(from, err, sizeof(err));
 	char *text;
 	int rc;
 
 	if (!j) {
-		fprintf(stderr, "pcbench: merge: %s: %s\n", from, je.text);
+		fprintf(stderr, "pcbench: merge: %s\n", err);
 		return -1;
 	}
 	text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "results.h"
 #include "strbuf.h"
 #include "util.h"
@@ -158,11 +159,10 @@ void run_file_load(struct run_file *r, const char *arg)
 		return;
 	ctx = xasprintf("%s/context.json", r->dir);
 	if (!stat(ctx, &st)) {
-		json_error_t jerr;
-		json_t *j = json_load_file(ctx, 0, &jerr);
+		json_t *j = infile_json(ctx, err, sizeof(err));
 
 		if (!j) {
-			fprintf(stderr, "pcbench: %s: %s (ignored)\n", ctx, jerr.text);
+			fprintf(stderr, "pcbench: %s (ignored)\n", err);
 		} else {
 			r->run_id = json_str(j, "run_id");
 			r->host = json_str(j, "host");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hitm.h"
+#include "infile.h"
 #include "objects.h"
 #include "util.h"
 
@@ -141,15 +142,17 @@ static int load_window(json_t *j, struct hitm_run *r, struct hitm_window *w, cha
 
 int hitm_run_load(const char *path, struct hitm_run *r, char *err, size_t errlen)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *p, *ws;
+	json_t *root = infile_json(path, err, errlen), *p, *ws;
 	char fmt[64] = "", why[1024] = "";
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	if (!root) {
-		snprintf(err, errlen, "%s: %s%s", path, je.text,
-			 je.line > 0 ? "" : " (written by pcbench 0.1 runs with objects.json)");
+		size_t n = strlen(err);
+
+		if (errno == ENOENT && n < errlen)
+			snprintf(err + n, errlen - n,
+				 " (written by pcbench 0.1 runs with objects.json)");
 		return -1;
 	}
 	p = json_object_get(root, "param");

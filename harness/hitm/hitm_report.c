@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "hitm.h"
+#include "infile.h"
 #include "model.h"
 #include "num.h"
 #include "util.h"
@@ -462,10 +463,12 @@ int hitm_report(int argc, char **argv)
 		f->nwindows += rp.run.w[i].ok;
 	}
 	if (script) {
-		FILE *in = strcmp(script, "-") ? fopen(script, "r") : stdin;
+		FILE *in = strcmp(script, "-")
+			       ? infile_open(script, 0, "perf script output", err, sizeof(err))
+			       : stdin;
 
 		if (!in)
-			usage_error("--script", script, "%s", strerror(errno));
+			usage_error("hitm report", "--script", "%s", err);
 		read_samples(&rp, in);
 		if (in != stdin)
 			fclose(in);

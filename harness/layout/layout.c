@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "btf.h"
+#include "infile.h"
 #include "num.h"
 #include "strbuf.h"
 #include "util.h"
 
-#define LAYOUT_FILE_MAX (1UL << 20)
+#define LAYOUT_FILE_MAX (1LL << 20)
 
 static const char *const kind_names[] = {
     [LK_PLAIN] = "plain", [LK_ATOMIC] = "atomic", [LK_PTR] = "ptr",
@@ -93,74 +94,6 @@ static void append(char *buf, size_t len, const char *sep, const char *s)
 		snprintf(buf + n, len - n, "%s%s", n ? sep : "", s);
 }
 
-/*
- * Read all of @path into a new '\0'-terminated buffer. NULL with errno == ENOENT or ENOTDIR
- * when there is no such file; NULL with a message in @err for any other problem.
- */
-static char *read_text(const char *path, char *err, size_t errlen)
-{
-	size_t n = 0, cap = 4096;
-	char *buf;
-	FILE *f;
-
-	f = fopen(path, "rb");
-	if (!f) {
-		int e = errno;
-
-		if (e != ENOENT && e != ENOTDIR)
-			set_err(err, errlen, "%s: %s", path, strerror(e));
-		errno = e;
-		return NULL;
-	}
-	buf = malloc(cap);
-	if (!buf) {
-		set_err(err, errlen, "%s: out of memory", path);
-		goto fail;
-	}
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (ferror(f)) {
-			set_err(err, errlen, "%s: %s", path, strerror(errno));
-			goto fail;
-		}
-		if (feof(f))
-			break;
-		if (n + 1 == cap) {
-			char *nb;
-
-			if (cap >= LAYOUT_FILE_MAX) {
-				set_err(err, errlen,
-					"%s: too large for a layout file (%lu bytes or more)", path,
-					LAYOUT_FILE_MAX - 1);
-				goto fail;
-			}
-			nb = realloc(buf, 2 * cap);
-			if (!nb) {
-				set_err(err, errlen, "%s: out of memory", path);
-				goto fail;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		set_err(err, errlen, "%s: contains a NUL byte, not a layout file", path);
-		free(buf);
-		errno = EINVAL;
-		return NULL;
-	}
-	return buf;
-fail:
-	fclose(f);
-	free(buf);
-	errno = EINVAL;
-	return NULL;
-}
-
 struct layout *layout_load(const char *name_or_path, char *err, size_t errlen)
 {
 	char names[256] = "", bad[512] = "", perr[256], source[256];
@@ -190,7 +123,7 @@ struct layout *layout_load(const char *name_or_path, char *err, size_t errlen)
 		layout_free(l);
 	}
 
-	text = read_text(name_or_path, err, errlen);
+	text = infile_read(name_or_path, LAYOUT_FILE_MAX, "a layout file", NULL, err, errlen);
 	if (!text) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			set_err(err, errlen,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "btf.h"
+#include "infile.h"
 #include "outfile.h"
 #include "pahole.h"
 
@@ -241,10 +242,10 @@ int layout_import_cmd(int argc, char **argv)
 			return err2("import: %s", err);
 		snprintf(source, sizeof(source), "(stdin)");
 	} else {
-		FILE *f = fopen(input, "rb");
+		FILE *f = infile_open(input, 0, "pahole output", err, sizeof(err));
 
 		if (!f)
-			return err2("import: %s: %s", input, strerror(errno));
+			return err2("import: %s", err);
 		text = layout_read_stream(f, input, err, sizeof(err));
 		fclose(f);
 		if (!text)

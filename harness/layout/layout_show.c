@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "infile.h"
 #include "layout.h"
 #include "num.h"
 
@@ -370,7 +371,7 @@ struct show_opts {
 /* The line of the "layout NAME" line of file @path (1 when it cannot tell). */
 static int layout_line_of(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = infile_open(path, 0, "a layout file", NULL, 0);
 	char buf[1024];
 	int line = 0;
 
