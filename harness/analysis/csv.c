@@ -131,21 +131,15 @@ const char *csv_path(const struct csv_writer *w)
 /* csv_close also reports a failure of an earlier csv_write_row: the file is incomplete. */
 int csv_close(struct csv_writer *w)
 {
-	int ret, failed, e;
+	int failed, e;
 
 	if (!w)
 		return 0;
 	failed = w->failed;
 	if (w->created && !w->rows && w->path)
 		outfile_track(w->path, 0);
-	errno = 0;
 	/* The rows are the results: on disk before the command reports success. */
-	ret = fflush(w->f) || (fsync(fileno(w->f)) && errno != EINVAL && errno != EROFS);
-	e = errno ? errno : EIO;
-	if (fclose(w->f) && !ret) {
-		ret = -1;
-		e = errno ? errno : EIO;
-	}
+	e = outfile_fclose_sync(w->f);
 	free(w->path);
 	free(w->buf);
 	free(w);
@@ -153,7 +147,7 @@ int csv_close(struct csv_writer *w)
 		errno = failed;
 		return -1;
 	}
-	if (ret) {
+	if (e) {
 		errno = e;
 		return -1;
 	}

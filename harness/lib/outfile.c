@@ -253,3 +253,15 @@ void outfile_check_stdout(void)
 	fprintf(stderr, "pcbench: %s: %s\n", name, strerror(e));
 	_exit(1);
 }
+
+int outfile_fclose_sync(FILE *f)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(f) || (fsync(fileno(f)) && errno != EINVAL && errno != EROFS))
+		e = errno ? errno : EIO;
+	if (fclose(f) && !e)
+		e = errno ? errno : EIO;
+	return e;
+}

@@ -47,6 +47,13 @@ void outfile_track(char *path, int add);
  */
 void outfile_cleanup(void);
 
+/*
+ * outfile_fclose_sync - for a file written in place (results.csv, results.jsonl): flush
+ * @f, fsync it (EINVAL or EROFS, a file system that cannot, is no error) and fclose it.
+ * 0, or the errno of the first failure.
+ */
+int outfile_fclose_sync(FILE *f);
+
 /* outfile_write_all - write @len bytes of @buf to @path through the steps above. */
 int outfile_write_all(const char *path, const void *buf, size_t len);
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "pmu_events.h"
 #include "run.h"
 #include "util.h"
@@ -229,9 +230,12 @@ static int close_csv(struct csv_writer *w)
 int close_outputs(void)
 {
 	int bad = close_csv(run.csv) | close_csv(run.csv_extra);
+	/* The same rows as results.csv: synced the same way before success is reported. */
+	int e = run.jsonl ? outfile_fclose_sync(run.jsonl) : 0;
 
-	if (run.jsonl && fclose(run.jsonl)) {
-		fprintf(stderr, "pcbench: %s: %s\n", run.jsonl_path, strerror(errno));
+	if (e) {
+		if (!run.write_failed) /* a failed row was reported when it happened */
+			fprintf(stderr, "pcbench: %s: %s\n", run.jsonl_path, strerror(e));
 		bad = -1;
 	}
 	run.csv = run.csv_extra = NULL;
@@ -582,16 +586,16 @@ void write_row(const struct family *f, int rep, enum status st, const char *reas
 
 		if (w && !run.write_failed && csv_write_row(w, v)) {
 			fprintf(stderr,
-				"pcbench: write: %s: %s: stopping; the rows already written "
-				"are intact\n",
+				"pcbench: %s: %s: stopping; the rows already written are "
+				"intact\n",
 				csv_path(w), strerror(errno));
 			run.write_failed = 1;
 		}
 	}
 	if (run.jsonl && !run.write_failed &&
 	    results_jsonl_row(run.jsonl, run.cols, v, run.ncols)) {
-		fprintf(stderr, "pcbench: write: %s: %s: stopping\n", run.jsonl_path,
-			strerror(errno));
+		fprintf(stderr, "pcbench: %s: %s: stopping; the rows already written are intact\n",
+			run.jsonl_path, strerror(errno));
 		run.write_failed = 1;
 	}
 	free(v);
