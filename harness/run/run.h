@@ -77,6 +77,13 @@ extern struct run run;
  * --list-events), and choose its run directory (check_outputs); exit 2 on any bad input.
  */
 void measure_check(int argc, char **argv);
+/* options.c: the measure command's options. */
+/* take_gb_args - move --benchmark_* arguments out of argv into @gb (--benchmark_filter stays). */
+int take_gb_args(int *argc, char **argv, char **gb, struct options *o);
+/* parse_options - argv into @o; every bad value is a usage error (exit 2). */
+void parse_options(int argc, char **argv, struct options *o);
+/* list_scenarios - --list: scenarios, presets, workloads and parameters on stdout. */
+void list_scenarios(void);
 
 /* families.c: build_families - every (scenario, preset, workload, threads, home) selected,
  * resolved and placed, into run.fams (with --matrix: every pair of PUs). */
