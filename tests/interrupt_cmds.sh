@@ -5,6 +5,9 @@
 #    script), stops on each signal; no header-only model.csv, no empty -o directory; after
 #    some rows, model.csv parses and ends with a newline;
 #  - compare on a large file ends with 3 on a signal;
+#  - plot of that file ends with 3 (0 if done first) whether the signal comes while it
+#    reads the file, before its first plot or while gnuplot draws: no temp file or temp
+#    directory left, and a PNG, if there is one, is whole;
 #  - a temp file of lib/outfile is never left.
 # No timing assertion: the waits are generous and only bound a hang.
 set -u
@@ -87,6 +90,43 @@ for sig in INT TERM HUP; do
 		{ echo "FAIL: compare SIG$sig left $(ls "$tmp/cmp-$sig")"; fail=1; }
 	echo "compare --ci on 40,000 rows, SIG$sig: exit $rc"
 done
+
+# plot: SIGHUP while it reads the file (0.5 s), SIGINT once its temp directory exists
+# (before the first plot), SIGTERM once gnuplot draws into the temp PNG.
+if command -v gnuplot >/dev/null; then
+	for sig in HUP INT TERM; do
+		mkdir -p "$tmp/plot-$sig" "$tmp/ptmp-$sig"
+		TMPDIR=$tmp/ptmp-$sig "$pcbench" plot "$tmp/big.csv" -o "$tmp/plot-$sig" \
+			>/dev/null 2>"$tmp/err" &
+		pid=$!
+		i=0
+		case $sig in
+		HUP) sleep 0.5 ;;
+		INT) while [ -z "$(ls "$tmp/ptmp-$sig")" ] && kill -0 $pid 2>/dev/null &&
+			[ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done ;;
+		TERM) while ! ls "$tmp/plot-$sig" | grep -q '\.png\.' && kill -0 $pid 2>/dev/null &&
+			[ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done ;;
+		esac
+		kill -"$sig" $pid 2>/dev/null
+		wait $pid
+		rc=$?
+		[ $rc -eq 3 ] || [ $rc -eq 0 ] || { echo "FAIL: plot SIG$sig: exit $rc"; cat "$tmp/err"; fail=1; }
+		[ -z "$(ls "$tmp/ptmp-$sig")" ] ||
+			{ echo "FAIL: plot SIG$sig left $(ls -R "$tmp/ptmp-$sig")"; fail=1; }
+		ls "$tmp/plot-$sig" | grep -q '\.png\.' &&
+			{ echo "FAIL: plot SIG$sig left $(ls "$tmp/plot-$sig")"; fail=1; }
+		for png in "$tmp/plot-$sig"/*.png; do
+			[ -e "$png" ] || continue
+			python3 -c 'import sys
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[-8:-4] == b"IEND"
+' "$png" || { echo "FAIL: plot SIG$sig: $png is not a whole PNG"; fail=1; }
+		done
+		echo "plot of 40,000 rows, SIG$sig: exit $rc, $(ls "$tmp/plot-$sig" | wc -l) whole PNG"
+	done
+else
+	echo "note: no gnuplot here; the plot cases are skipped"
+fi
 
 ls "$tmp" | grep -q '\.[A-Za-z0-9]\{6\}$' && { echo "FAIL: temp files left: $(ls "$tmp")"; fail=1; }
 exit $fail

@@ -25,6 +25,7 @@
 #include "stats.h"
 #include "results.h"
 #include "outfile.h"
+#include "stop.h"
 #include "util.h"
 
 /* Counter columns plotted in counters-<scenario>.png: <stem>..._per_op. */
@@ -396,39 +397,65 @@ static void fmt_num(FILE *f, double v)
 		fprintf(f, " %.10g", v);
 }
 
-/* gnuplot - run @script with arguments; returns 0 when @png was written. */
+/*
+ * gnuplot - run @script with arguments (@png among them); returns 0 when @png was
+ * written. gnuplot draws into a temp file next to @png ("PNG.XXXXXX", registered with
+ * lib/outfile, so that a second signal removes it) that is renamed onto @png once gnuplot
+ * has succeeded: a PNG is whole or absent, and a signal (STOP_FLAG) waits for gnuplot.
+ */
 static int gnuplot(struct plot *p, const char *script, const char *png, char *const *args)
 {
-	char *argv[16];
-	int k = 0, status;
+	char *argv[16], *tmp = xasprintf("%s.XXXXXX", png);
+	int k = 0, status, fd, ok;
+	struct stat st;
 	pid_t pid;
 
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "pcbench: plot: %s: %s\n", png, strerror(errno));
+		p->failed++;
+		free(tmp);
+		return -1;
+	}
+	close(fd);
+	outfile_track(tmp, 1);
 	argv[k++] = p->gnuplot;
 	argv[k++] = "-c";
 	argv[k++] = xasprintf("%s/%s", p->scripts, script);
 	for (int i = 0; args[i] && k < 15; i++)
-		argv[k++] = args[i];
+		argv[k++] = args[i] == png ? tmp : args[i];
 	argv[k] = NULL;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "pcbench: plot: fork: %s\n", strerror(errno));
-		return -1;
+		ok = 0;
+		goto out;
 	}
 	if (!pid) {
 		execv(p->gnuplot, argv);
 		fprintf(stderr, "pcbench: plot: %s: %s\n", p->gnuplot, strerror(errno));
 		_exit(127);
 	}
-	free(argv[2]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || !is_file(png, 0)) {
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	ok = WIFEXITED(status) && !WEXITSTATUS(status) && !stat(tmp, &st) && st.st_size > 0;
+	if (ok && rename(tmp, png)) {
+		fprintf(stderr, "pcbench: %s: %s\n", png, strerror(errno));
+		ok = 0;
+	} else if (!ok && !stop_requested) { /* gnuplot killed by the same ^C: no failure */
 		fprintf(stderr, "pcbench: plot: gnuplot %s failed for %s\n", script, png);
-		p->failed++;
-		return -1;
 	}
+out:
+	free(argv[2]);
+	if (!ok) {
+		unlink(tmp);
+		p->failed += !stop_requested;
+	}
+	outfile_track(tmp, 0);
+	free(tmp);
+	if (!ok)
+		return -1;
 	printf("wrote %s\n", png);
 	p->written++;
 	return 0;
@@ -453,17 +480,26 @@ static FILE *data_begin(struct plot *p)
 	return f;
 }
 
-static int data_end(struct plot *p, FILE *f, const char *path)
+static int data_end(struct plot *p, FILE *f, char *path)
 {
 	int bad = fclose(f) != 0;
 
 	if (bad)
 		fprintf(stderr, "pcbench: plot: %s: out of memory\n", path);
 	bad = bad || outfile_write_all(path, p->data, p->data_len);
+	if (!bad)
+		outfile_track(path, 1); /* removed by data_drop, or by a second signal */
 	free(p->data);
 	p->data = NULL;
 	p->failed |= bad;
 	return bad ? -1 : 0;
+}
+
+/* data_drop - remove the data file @path once gnuplot has read it. */
+static void data_drop(char *path)
+{
+	outfile_track(path, 0);
+	unlink(path);
 }
 
 static void plot_scaling(struct plot *p, const char *sc, const char *wl, const int *ls, int nls)
@@ -519,7 +555,7 @@ static void plot_scaling(struct plot *p, const char *sc, const char *wl, const i
 	} else {
 		printf("skipped %s: no ok measurement\n", png);
 	}
-	unlink(data);
+	data_drop(data);
 	free(data);
 	free(png);
 	free(v);
@@ -616,7 +652,7 @@ static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls
 		free(title);
 		free(events);
 	}
-	unlink(data);
+	data_drop(data);
 out:
 	free(data);
 	free(png);
@@ -680,7 +716,7 @@ static void plot_matrix(struct plot *p)
 	snprintf(ncpus, sizeof(ncpus), "%d", n);
 	if (!data_end(p, f, data))
 		gnuplot(p, "c2c-matrix.gp", png, (char *[]){data, png, title, ncpus, NULL});
-	unlink(data);
+	data_drop(data);
 	free(title_end);
 	free(title);
 	free(data);
@@ -747,30 +783,41 @@ int plot_main(int argc, char **argv)
 			    "scripts/ directory)");
 	if (!p->outdir)
 		p->outdir = p->dir;
+	/* From here on a signal stops at the next plot: the PNGs written stay, whole. */
+	stop_install(STOP_FLAG, 0);
 	mkdir_p(p->outdir, "-o");
 	p->tmpdir =
 	    xasprintf("%s/pcbench-plot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(p->tmpdir))
 		usage_error("plot", p->tmpdir, "%s", strerror(errno));
+	outfile_track(p->tmpdir, 1);
 
 	build_lines(p);
 	scs = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
 	ls = xrealloc(NULL, (size_t)(p->nlines + 1) * sizeof(int));
 	nsc = distinct(p, NULL, p->c_scenario, scs);
-	for (int s = 0; s < nsc; s++) {
+	for (int s = 0; s < nsc && !stop_requested; s++) {
 		char **wls = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
 		int nls = scenario_series(p, scs[s], ls);
 		int nwl = distinct(p, scs[s], p->c_workload, wls);
 
-		for (int w = 0; w < nwl; w++)
+		for (int w = 0; w < nwl && !stop_requested; w++)
 			plot_scaling(p, scs[s], wls[w], ls, nls);
-		plot_counters(p, scs[s], ls, nls);
+		if (!stop_requested)
+			plot_counters(p, scs[s], ls, nls);
 		free(wls);
 	}
-	plot_matrix(p);
+	if (!stop_requested)
+		plot_matrix(p);
+	outfile_track(p->tmpdir, 0);
 	rmdir(p->tmpdir);
 	free(scs);
 	free(ls);
+	if (stop_requested) {
+		fprintf(stderr, "pcbench: plot: interrupted (%s): the plots written are whole\n",
+			strsignal(stop_requested));
+		return 3;
+	}
 	if (p->failed)
 		return 1;
 	return p->written ? 0 : 4;

@@ -73,9 +73,13 @@ void outfile_track(char *tmp, int add)
 
 void outfile_cleanup(void)
 {
+	/* Files first, then the (now empty) temp directories among them. */
 	for (int i = 0; i < MAX_OPEN; i++)
 		if (open_tmp[i])
 			unlink(open_tmp[i]);
+	for (int i = 0; i < MAX_OPEN; i++)
+		if (open_tmp[i])
+			rmdir(open_tmp[i]);
 }
 
 static mode_t current_umask(void)

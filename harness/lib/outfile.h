@@ -38,7 +38,8 @@ void outfile_abort(struct outfile *o);
 /*
  * outfile_track - (@add 1) remove @path in outfile_cleanup, or (0) no longer. @path is
  * kept, not copied. For files that must not outlive an interrupted command: the temp
- * files here, a CSV that has only its header.
+ * files here, a CSV that has only its header, plot's temp directory (removed after the
+ * files, when empty).
  */
 void outfile_track(char *path, int add);
 /*
