@@ -31,6 +31,7 @@ struct mfam {
 	const struct bench_workload *wl;
 	struct family f; /* placement only (plan.h's family_place) */
 	struct model_result r;
+	int order[4]; /* scenario, workload, thread count, preset: the tables' order */
 	int done;
 };
 
@@ -330,12 +331,86 @@ static int write_csv_row(struct csv_out *c, const struct mfam *f, const struct m
 	return ret;
 }
 
+/* What add_mfams gives the families it adds: the thread counts and the scenario's rank. */
+struct mbuild {
+	struct mfam *fams;
+	int nfams, counts[MAX_COUNTS], ncounts, rank;
+	const char *placement;
+};
+
+/* add_mfams - the families of pick @k, one per thread count, each with its place in the tables. */
+static int add_mfams(const struct pick *k, void *arg)
+{
+	struct mbuild *b = arg;
+
+	b->fams = xrealloc(b->fams, (size_t)(b->nfams + b->ncounts) * sizeof(*b->fams));
+	for (int t = 0; t < b->ncounts; t++)
+		b->fams[b->nfams++] = (struct mfam){
+		    .sc = k->sc,
+		    .preset = k->preset,
+		    .wl = k->wl,
+		    .f = {.sc = k->sc,
+			  .preset = k->preset,
+			  .wl = k->wl,
+			  .placement = b->placement,
+			  .threads = b->counts[t]},
+		    .order = {b->rank, (int)(k->wl - k->sc->workloads), t,
+			      (int)(k->preset - k->sc->presets)},
+		};
+	return 0;
+}
+
+/* table_order - one table per (scenario, workload, threads), a row per preset. */
+static int table_order(const void *a, const void *b)
+{
+	const struct mfam *x = a, *y = b;
+
+	for (int i = 0; i < 4; i++)
+		if (x->order[i] != y->order[i])
+			return x->order[i] < y->order[i] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * build_mfams - the selected families (selection_each, as measure's), ordered for the
+ * tables, then resolved and placed in that order (a bad one exits 2 naming it).
+ */
+static struct mfam *build_mfams(const struct scenario *const *table, const struct mopts *o,
+				const struct topo *topo, char **scn, char **pre, char **wls,
+				int *nfams)
+{
+	struct mbuild b = {.placement = o->sel.placement};
+	char err[512], name[256];
+
+	b.ncounts =
+	    parse_threads(o->sel.threads, topo_npus(topo), b.counts, MAX_COUNTS, err, sizeof(err));
+	if (b.ncounts < 0)
+		usage_error("--threads", o->sel.threads, "%s", err);
+	for (int s = 0; table[s]; s++)
+		if (in_list(scn, table[s]->name)) {
+			b.rank = s;
+			selection_each(table[s], pre, wls, add_mfams, &b);
+		}
+	if (!b.nfams)
+		usage_error("selection", "", "selects nothing to model");
+	qsort(b.fams, (size_t)b.nfams, sizeof(*b.fams), table_order);
+	for (int i = 0; i < b.nfams; i++) {
+		struct mfam *m = &b.fams[i];
+
+		snprintf(name, sizeof(name), "%s/preset:%s/workload:%s/threads:%d", m->sc->name,
+			 m->preset->name, m->wl->name, m->f.threads);
+		family_resolve(&m->f, &o->sel, topo, name);
+	}
+	*nfams = b.nfams;
+	return b.fams;
+}
+
 int model_cli(const struct scenario *const *table, int argc, char **argv)
 {
 	struct mopts o;
 	struct csv_out csv = {0};
-	struct mfam *fams = NULL;
-	int nfams = 0, counts[MAX_COUNTS], ncounts, ok = 0, errors = 0, write_failed = 0, group = 0;
+	struct mfam *fams;
+	int nfams, ok = 0, errors = 0, write_failed = 0, group = 0;
 	char err[512], fp[17];
 	char **scn, **pre, **wls;
 	struct topo *topo;
@@ -350,48 +425,7 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	if (!topo)
 		usage_error("--topology", o.sel.topology, "%s", err);
 	topo_fingerprint(topo, fp);
-	ncounts =
-	    parse_threads(o.sel.threads, topo_npus(topo), counts, MAX_COUNTS, err, sizeof(err));
-	if (ncounts < 0)
-		usage_error("--threads", o.sel.threads, "%s", err);
-
-	/* families: scenario, workload, threads, preset (one table per first three) */
-	for (int s = 0; table[s]; s++) {
-		const struct scenario *sc = table[s];
-
-		if (!in_list(scn, sc->name))
-			continue;
-		for (int w = 0; sc->workloads[w].name; w++) {
-			if (!in_list(wls, sc->workloads[w].name))
-				continue;
-			for (int t = 0; t < ncounts; t++) {
-				for (int p = 0; sc->presets[p].name; p++) {
-					struct mfam m = {.sc = sc,
-							 .preset = &sc->presets[p],
-							 .wl = &sc->workloads[w]};
-					char name[256];
-
-					if (!in_list(pre, sc->presets[p].name))
-						continue;
-					snprintf(name, sizeof(name),
-						 "%s/preset:%s/workload:%s/threads:%d", sc->name,
-						 m.preset->name, m.wl->name, counts[t]);
-					m.f.sc = sc;
-					m.f.preset = m.preset;
-					m.f.wl = m.wl;
-					m.f.placement = o.sel.placement;
-					m.f.threads = counts[t];
-					family_resolve(&m.f, &o.sel, topo, name);
-					fams = realloc(fams, (size_t)(nfams + 1) * sizeof(*fams));
-					if (!fams)
-						usage_error("memory", "families", "out of memory");
-					fams[nfams++] = m;
-				}
-			}
-		}
-	}
-	if (!nfams)
-		usage_error("selection", "", "selects nothing to model");
+	fams = build_mfams(table, &o, topo, scn, pre, wls, &nfams);
 	open_csv(&csv, &o, table, scn);
 	stop_install(STOP_FLAG, 1);
 

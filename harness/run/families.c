@@ -18,9 +18,25 @@ static void add_param_col(const char *name)
 		run.param_cols[run.nparam_cols++] = name;
 }
 
+/* fams_append - @f becomes the run's next family. */
+static void fams_append(const struct family *f)
+{
+	run.fams = xrealloc(run.fams, (size_t)(run.nfams + 1) * sizeof(*f));
+	run.fams[run.nfams++] = *f;
+}
+
+/* What build_families gives every family it adds (add_families' @arg). */
+struct build {
+	const struct options *o;
+	const struct topo *topo;
+	int counts[MAX_THREAD_COUNTS], ncounts;
+	char **homes;
+	regex_t *re; /* --benchmark_filter, or NULL */
+	int negate;
+};
+
 /* add_family - one (scenario, preset, workload, threads, home), resolved and placed. */
-static void add_family(const struct options *o, const struct topo *topo, struct family f,
-		       regex_t *re, int negate)
+static void add_family(const struct build *b, struct family f)
 {
 	char err[512], *p = f.name, *end = f.name + sizeof(f.name);
 
@@ -28,9 +44,9 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 		      f.sc->name, f.preset->name, f.wl->name, f.placement, f.threads);
 	if (strcmp(f.home_spec, "first"))
 		snprintf(p, (size_t)(end - p), "/home:%s", f.home_spec);
-	if (re && (regexec(re, f.name, 0, NULL, 0) == 0) == negate)
+	if (b->re && (regexec(b->re, f.name, 0, NULL, 0) == 0) == b->negate)
 		return;
-	family_resolve(&f, &o->sel, topo, f.name);
+	family_resolve(&f, &b->o->sel, b->topo, f.name);
 	if (cfg_layout(f.cfg)) {
 		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
 			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
@@ -42,12 +58,27 @@ static void add_family(const struct options *o, const struct topo *topo, struct 
 				 (unsigned long long)layout_fingerprint(l));
 		layout_free(l);
 	}
-	if (f.pus && topo_home_parse(topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
+	if (f.pus && topo_home_parse(b->topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
 		usage_error("--home", f.home_spec, "%s", err);
-	run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
-	if (!run.fams)
-		usage_error("memory", "families", "out of memory");
-	run.fams[run.nfams++] = f;
+	fams_append(&f);
+}
+
+/* add_families - the families of pick @k: one per thread count and memory home. */
+static int add_families(const struct pick *k, void *arg)
+{
+	const struct build *b = arg;
+
+	for (int t = 0; t < b->ncounts; t++)
+		for (int h = 0; b->homes[h]; h++)
+			add_family(b, (struct family){
+					  .sc = k->sc,
+					  .preset = k->preset,
+					  .wl = k->wl,
+					  .placement = b->o->sel.placement,
+					  .threads = b->counts[t],
+					  .home_spec = b->homes[h],
+				      });
+	return 0;
 }
 
 /*
@@ -104,11 +135,9 @@ void build_families(const struct options *o, const struct topo *topo)
 	char **scn = o->sel.scenarios ? split_list(o->sel.scenarios) : NULL;
 	char **pre = o->sel.presets ? split_list(o->sel.presets) : NULL;
 	char **wls = o->sel.workloads ? split_list(o->sel.workloads) : NULL;
-	char **homes = run.homes = home_specs(o->home, topo);
-	int counts[MAX_THREAD_COUNTS], ncounts;
+	struct build b = {.o = o, .topo = topo, .homes = run.homes = home_specs(o->home, topo)};
 	char err[512];
 	regex_t re;
-	int negate = 0;
 
 	selection_check(all_scenarios, &o->sel, scn, pre, wls);
 	if (o->matrix) {
@@ -118,17 +147,18 @@ void build_families(const struct options *o, const struct topo *topo)
 		build_matrix(o, topo);
 		return;
 	}
-	ncounts = parse_threads(o->sel.threads, topo_npus(topo), counts, MAX_THREAD_COUNTS, err,
-				sizeof(err));
-	if (ncounts < 0)
+	b.ncounts = parse_threads(o->sel.threads, topo_npus(topo), b.counts, MAX_THREAD_COUNTS, err,
+				  sizeof(err));
+	if (b.ncounts < 0)
 		usage_error("--threads", o->sel.threads, "%s", err);
 	if (o->filter) {
 		const char *pat = o->filter;
 
-		negate = pat[0] == '-';
-		pat += negate;
+		b.negate = pat[0] == '-';
+		pat += b.negate;
 		if (regcomp(&re, pat, REG_EXTENDED | REG_NOSUB))
 			usage_error("--benchmark_filter", o->filter, "not a valid extended regex");
+		b.re = &re;
 	}
 
 	for (int s = 0; all_scenarios[s]; s++) {
@@ -136,26 +166,7 @@ void build_families(const struct options *o, const struct topo *topo)
 
 		if (!in_list(scn, sc->name) || !takes_layout(o, sc, scn != NULL))
 			continue;
-		for (int p = 0; sc->presets[p].name; p++) {
-			if (!in_list(pre, sc->presets[p].name))
-				continue;
-			for (int w = 0; sc->workloads[w].name; w++) {
-				if (!in_list(wls, sc->workloads[w].name))
-					continue;
-				for (int t = 0; t < ncounts; t++)
-					for (int h = 0; homes[h]; h++)
-						add_family(o, topo,
-							   (struct family){
-							       .sc = sc,
-							       .preset = &sc->presets[p],
-							       .wl = &sc->workloads[w],
-							       .placement = o->sel.placement,
-							       .threads = counts[t],
-							       .home_spec = homes[h],
-							   },
-							   o->filter ? &re : NULL, negate);
-			}
-		}
+		selection_each(sc, pre, wls, add_families, &b);
 		for (int i = 0; scenario_param(sc, i); i++)
 			if (strcmp(scenario_param(sc, i)->name, "layout"))
 				add_param_col(scenario_param(sc, i)->name);
@@ -213,10 +224,7 @@ static void build_matrix(const struct options *o, const struct topo *topo)
 				usage_error("configuration", f.name, "%s", err);
 			if (topo_home_parse(topo, "first", f.pus[0], &f.home, err, sizeof(err)))
 				usage_error("--home", "first", "%s", err);
-			run.fams = realloc(run.fams, (size_t)(run.nfams + 1) * sizeof(f));
-			if (!run.fams)
-				usage_error("memory", "families", "out of memory");
-			run.fams[run.nfams++] = f;
+			fams_append(&f);
 		}
 	}
 	for (int i = 0; scenario_param(sc, i); i++)

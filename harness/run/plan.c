@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* plan.c - parsing of list options and placement of families. */
+/* plan.c - the selection options, the walk over what they select, and family placement. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +129,23 @@ int in_list(char **list, const char *name)
 	for (int i = 0; list[i]; i++)
 		if (!strcmp(list[i], name))
 			return 1;
+	return 0;
+}
+
+int selection_each(const struct scenario *sc, char **pre, char **wls,
+		   int (*fn)(const struct pick *k, void *arg), void *arg)
+{
+	for (int p = 0; sc->presets[p].name; p++) {
+		if (!in_list(pre, sc->presets[p].name))
+			continue;
+		for (int w = 0; sc->workloads[w].name; w++) {
+			struct pick k = {sc, &sc->presets[p], &sc->workloads[w]};
+			int ret;
+
+			if (in_list(wls, k.wl->name) && (ret = fn(&k, arg)))
+				return ret;
+		}
+	}
 	return 0;
 }
 

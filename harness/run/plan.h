@@ -65,6 +65,22 @@ void selection_check(const struct scenario *const *table, const struct selection
 /* in_list - @name is in the NULL-terminated @list, or @list is NULL (everything). */
 int in_list(char **list, const char *name);
 
+/* One selected (scenario, preset, workload): a family before its threads and placement. */
+struct pick {
+	const struct scenario *sc;
+	const struct bench_preset *preset;
+	const struct bench_workload *wl;
+};
+
+/*
+ * selection_each - call @fn(pick, @arg) for every preset of @sc in @pre and workload of @sc
+ * in @wls (NULL lists mean everything), in table order: each preset's workloads in turn.
+ * Stops at @fn's first nonzero return and returns it; else 0. The one walk over what a
+ * selection covers: measure's families and its --layout check, model's families.
+ */
+int selection_each(const struct scenario *sc, char **pre, char **wls,
+		   int (*fn)(const struct pick *k, void *arg), void *arg);
+
 /*
  * parse_threads - "1,2", "1-8", "max" or a mix; "max" is @max. Values are >= 1, kept in
  * order without duplicates. Returns how many were stored in @out (at most @cap), or -1
