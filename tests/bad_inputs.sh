@@ -22,6 +22,9 @@ mkfifo "$TMP/fifo"
 # A layout whose struct could never be allocated: refused before anything is created.
 sed 's/^struct mem_cgroup size [0-9]*/struct mem_cgroup size 4000000000/' \
 	"$SRC/benches/layouts/page_counter-v6.0.layout" >"$TMP/huge.layout"
+# A layout without mem_cgroup.socket_pressure: page_counter's socket workload refuses it, its
+# other workloads take it (--layout is checked against the selected presets and workloads).
+grep -v socket_pressure "$SRC/benches/layouts/page_counter-v6.1.layout" >"$TMP/nosocket.layout"
 # The first row twice: the same measurement counted as two samples.
 { head -n 2 "$TMP/exists/results.csv"; sed -n 2p "$TMP/exists/results.csv"; } >"$TMP/dup.csv"
 
@@ -55,6 +58,13 @@ done <"$SRC/tests/bad_inputs.tbl"
 # The good side of "one -D is one parameter": a layout path with a space loads.
 "$pcbench" -s page_counter -p +ABC -w direct -t 1 --dry-run -D "layout=$TMP/my layout.layout" \
 	>/dev/null 2>"$TMP/.err" || { echo "FAIL: -D layout= with a space:"; cat "$TMP/.err"; fail=1; }
+# The good side of "--layout must suit the selected workloads": without the socket workload,
+# page_counter takes the layout, named or not.
+for sel in "-s page_counter -w direct" "-w direct,stocked"; do
+	# shellcheck disable=SC2086 # $sel is two options
+	"$pcbench" $sel -t 1 --dry-run --layout "$TMP/nosocket.layout" >/dev/null 2>"$TMP/.err" ||
+		{ echo "FAIL: $sel --layout nosocket.layout:"; cat "$TMP/.err"; fail=1; }
+done
 echo "$n bad-input cases checked"
 [ "$n" -ge 30 ] || { echo "FAIL: fewer than 30 cases"; fail=1; }
 exit $fail

@@ -81,27 +81,46 @@ static int add_families(const struct pick *k, void *arg)
 	return 0;
 }
 
-/*
- * takes_layout - with --layout, whether scenario @sc describes its structs with it (its
- * check() accepts it). Not taking it is an error when the scenario was asked for by name.
- */
-static int takes_layout(const struct options *o, const struct scenario *sc, int named)
-{
-	struct bench_cfg *cfg;
+/* A pick whose configuration with --layout its scenario refuses, and why. */
+struct refusal {
+	const struct options *o;
+	struct pick k;
 	char err[1024];
+};
 
-	if (!o->layout)
-		return 1;
-	cfg = cfg_new(sc, &sc->presets[0], &sc->workloads[0], 1, (char *const *)o->sel.params,
-		      o->sel.nparams, err, sizeof(err));
+/* refuses_layout - 1 when the check() of @k's scenario refuses @k with --layout (one thread). */
+static int refuses_layout(const struct pick *k, void *arg)
+{
+	struct refusal *r = arg;
+	struct bench_cfg *cfg = cfg_new(k->sc, k->preset, k->wl, 1, r->o->sel.params,
+					r->o->sel.nparams, r->err, sizeof(r->err));
+
 	if (cfg) {
 		cfg_free(cfg);
-		return 1;
+		return 0;
 	}
+	r->k = *k;
+	return 1;
+}
+
+/*
+ * takes_layout - with --layout, whether scenario @sc describes its structs with it: every
+ * selected (preset, workload) of it (@pre, @wls) accepts it (its check()). Not taking it is
+ * an error naming the first that refuses when the scenario was asked for by name.
+ */
+static int takes_layout(const struct options *o, const struct scenario *sc, int named, char **pre,
+			char **wls)
+{
+	struct refusal r = {.o = o};
+
+	if (!o->layout || !selection_each(sc, pre, wls, refuses_layout, &r))
+		return 1;
 	if (named)
-		usage_error("--layout", o->layout, "scenario %s cannot use it: %s", sc->name, err);
+		usage_error("--layout", o->layout,
+			    "scenario %s cannot use it (preset %s, workload %s): %s", sc->name,
+			    r.k.preset->name, r.k.wl->name, r.err);
 	fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", o->layout, sc->name,
-		err);
+		r.err);
 	return 0;
 }
 
@@ -164,7 +183,7 @@ void build_families(const struct options *o, const struct topo *topo)
 	for (int s = 0; all_scenarios[s]; s++) {
 		const struct scenario *sc = all_scenarios[s];
 
-		if (!in_list(scn, sc->name) || !takes_layout(o, sc, scn != NULL))
+		if (!in_list(scn, sc->name) || !takes_layout(o, sc, scn != NULL, pre, wls))
 			continue;
 		selection_each(sc, pre, wls, add_families, &b);
 		for (int i = 0; scenario_param(sc, i); i++)
