@@ -299,8 +299,12 @@ int csv_check_new(const char *path, char *err, size_t errlen)
 	int ret = 0;
 	char *c;
 
-	if (!stat(path, &st))
-		return 0;
+	if (!stat(path, &st)) {
+		if (S_ISREG(st.st_mode))
+			return 0;
+		set_err(err, errlen, "not a regular file");
+		return -1;
+	}
 	c = canonical(path);
 	if (!c || access(c, F_OK) == 0 || errno != ENOENT) {
 		set_err(err, errlen, "%s", strerror(c ? errno : ENOENT));

@@ -39,8 +39,9 @@ int csv_close(struct csv_writer *w);
 int csv_close_or_remove(struct csv_writer *w);
 
 /*
- * csv_check_new - before anything is created: an existing @path is fine (csv_create checks
- * it); a new one needs an existing, writable directory. 0, or -1 with why in @err.
+ * csv_check_new - before anything is created: an existing @path must be a regular file
+ * (csv_create checks its contents; a FIFO would block the open, a device takes no rows
+ * back); a new one needs an existing, writable directory. 0, or -1 with why in @err.
  */
 int csv_check_new(const char *path, char *err, size_t errlen);
 

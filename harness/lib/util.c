@@ -43,15 +43,23 @@ static _Thread_local int in_after_create;
 
 void usage_error(const char *what, const char *value, const char *fmt, ...)
 {
-	char msg[1024]; /* on the stack: the hook may be here for lack of memory */
-	size_t n;
+	/* On the stack: the hook may be here for lack of memory. */
+	char why[4096], msg[sizeof(why) + 512];
+	const char *w = why;
+	size_t vl;
 	va_list ap;
 
-	fprintf(stderr, "pcbench: %s: %s: ", what, value ? value : "");
+	if (!value)
+		value = "";
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* A reason that names the value itself ("PATH: not a regular file") names it once. */
+	vl = strlen(value);
+	if (vl && !strncmp(why, value, vl) && !strncmp(why + vl, ": ", 2))
+		w = why + vl + 2;
+	snprintf(msg, sizeof(msg), "%s: %s: %s", what, value, w);
+	fprintf(stderr, "pcbench: %s\n", msg);
 	if (after_create) { /* outputs exist: they get their end, and it is a failure, 1 */
 		/*
 		 * One caller runs the hook (another thread failing meanwhile waits here until
@@ -60,12 +68,6 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 		if (!in_after_create) {
 			in_after_create = 1;
 			pthread_mutex_lock(&after_create_lock);
-			n = (size_t)snprintf(msg, sizeof(msg), "%s: %s: ", what,
-					     value ? value : "");
-			va_start(ap, fmt);
-			if (n < sizeof(msg))
-				vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
-			va_end(ap);
 			after_create(msg);
 		}
 		fflush(NULL);
