@@ -93,7 +93,8 @@ expect_fail "context.json (a directory)" "$tmp/ctx/context.json" "$pcbench" -s p
 
 # context.json under a 2 KiB file-size limit: results.csv's header (1.3 KiB) is written
 # first and fits, context.json (over 3 KiB, written next, whole or not at all) does not:
-# exit 1 naming it, no context.json and no temp file, no header-only results.csv.
+# exit 1 naming it, no context.json and no temp file, no header-only results.csv, no empty
+# results.jsonl.
 limit=4
 expect_fail "context.json (2 KiB)" "$tmp/ctx2/context.json" limited "$pcbench" -s page_counter \
 	-p +ABC -w direct -t 1 -r 2 --time 0.001 -o "$tmp/ctx2"
@@ -101,6 +102,8 @@ expect_fail "context.json (2 KiB)" "$tmp/ctx2/context.json" limited "$pcbench" -
 no_temp "$tmp/ctx2" context.json
 [ ! -e "$tmp/ctx2/results.csv" ] || [ "$(wc -l <"$tmp/ctx2/results.csv")" -gt 1 ] ||
 	{ echo "FAIL: a header-only results.csv is left"; fail=1; }
+[ ! -e "$tmp/ctx2/results.jsonl" ] || [ -s "$tmp/ctx2/results.jsonl" ] ||
+	{ echo "FAIL: an empty results.jsonl is left"; fail=1; }
 
 # topology.xml under the same limit (context.json, written before it, may fail first on a
 # host whose topology.xml is the smaller): exit 1 naming it.

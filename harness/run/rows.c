@@ -230,9 +230,13 @@ static int close_csv(struct csv_writer *w)
 int close_outputs(void)
 {
 	int bad = close_csv(run.csv) | close_csv(run.csv_extra);
-	/* The same rows as results.csv: synced the same way before success is reported. */
+	/* The same rows as results.csv: synced the same way before success is reported, and
+	 * like it removed when it got no row (no empty file claims a run's rows). */
+	int empty = run.jsonl && ftello(run.jsonl) == 0;
 	int e = run.jsonl ? outfile_fclose_sync(run.jsonl) : 0;
 
+	if (empty && !e)
+		unlink(run.jsonl_path);
 	if (e) {
 		if (!run.write_failed) /* a failed row was reported when it happened */
 			fprintf(stderr, "pcbench: %s: %s\n", run.jsonl_path, strerror(e));
