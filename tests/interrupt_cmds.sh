@@ -5,6 +5,7 @@
 #    script), stops on each signal; no header-only model.csv, no empty -o directory; after
 #    some rows, model.csv parses and ends with a newline;
 #  - compare on a large file ends with 3 on a signal;
+#  - a measurement whose stdout or stderr reader goes away ends as on SIGINT;
 #  - plot of that file ends with 3 (0 if done first) whether the signal comes while it
 #    reads the file, before its first plot or while gnuplot draws: no temp file or temp
 #    directory left, and a PNG, if there is one, is whole;
@@ -127,6 +128,39 @@ assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[-8:-4] == b"IEND"
 else
 	echo "note: no gnuplot here; the plot cases are skipped"
 fi
+
+# A measurement whose stdout or stderr reader goes away (a pipe closed after the third row)
+# ends like SIGINT: exit 3, the rows whole, context.json interrupted. pcbench writes nothing
+# to either while it measures; it looks after each row.
+for fd in 1 2; do
+	python3 - "$pcbench" "$tmp/pipe$fd" $fd <<'PY' || fail=1
+import json, os, subprocess, sys, time
+pcbench, run, fd = sys.argv[1], sys.argv[2], int(sys.argv[3])
+r, w = os.pipe()
+p = subprocess.Popen([pcbench, "-s", "page_counter", "-p", "+ABC", "-w", "direct", "-t", "1",
+                      "-r", "50", "--time", "0.1", "-o", run],
+                     stdout=w if fd == 1 else subprocess.DEVNULL,
+                     stderr=w if fd == 2 else subprocess.DEVNULL)
+os.close(w)
+def rows():
+    try:
+        return sum(1 for _ in open(run + "/results.csv")) - 1
+    except OSError:
+        return 0
+t = time.time()
+while rows() < 3 and time.time() - t < 60:
+    time.sleep(0.01)
+os.close(r)
+rc = p.wait()
+n = rows()
+ctx = json.load(open(run + "/context.json"))
+ok = rc == 3 and 3 <= n < 50 and ctx["interrupted"] is True and ctx["end_time"]
+ok = ok and open(run + "/results.csv").read().endswith("\n")
+print("measure, fd %d reader gone after 3 rows: exit %d, %d rows, interrupted %s" %
+      (fd, rc, n, ctx["interrupted"]))
+sys.exit(0 if ok else 1)
+PY
+done
 
 ls "$tmp" | grep -q '\.[A-Za-z0-9]\{6\}$' && { echo "FAIL: temp files left: $(ls "$tmp")"; fail=1; }
 exit $fail

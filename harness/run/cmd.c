@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,6 @@
 #include "pmu_events.h"
 #include "run.h"
 #include "num.h"
-#include "outfile.h"
 #include "stop.h"
 #include "util.h"
 
@@ -32,6 +32,20 @@ static void set_current(struct family *f, int rep)
 {
 	run.cur_fam = f;
 	run.cur_rep = rep;
+}
+
+static void on_signal(int sig);
+
+/*
+ * readers_gone - stdout or stderr is a pipe whose reader went away (poll's POLLERR on a
+ * pipe without readers). pcbench writes nothing there while it measures (stderr not a
+ * terminal), so it looks after each row instead of learning it at the end.
+ */
+static int readers_gone(void)
+{
+	struct pollfd p[2] = {{.fd = STDOUT_FILENO}, {.fd = STDERR_FILENO}};
+
+	return poll(p, 2, 0) > 0 && ((p[0].revents | p[1].revents) & POLLERR);
 }
 
 /* Each thread of each repetition of each family runs this, from Google Benchmark. */
@@ -80,6 +94,8 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	    why};
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(f, rep, st, st == ST_OK ? what : why);
+	if (!meas_abort && readers_gone()) /* as SIGPIPE: the next window stops at once */
+		on_signal(SIGPIPE);
 	meas_reset(&f->m);
 }
 
@@ -109,6 +125,8 @@ static void model_family(struct family *f, const struct topo *topo)
  */
 static void on_signal(int sig)
 {
+	if (meas_abort && sig == SIGPIPE) /* every later write to that pipe raises it again */
+		return;
 	if (meas_abort) {
 		outfile_cleanup();
 		_exit(3);
@@ -394,6 +412,8 @@ int measure_main(int argc, char **argv)
 		write_run_dir_file();
 		return 3;
 	}
+	/* Measured: a reader going away now loses only messages (stdout is checked at exit). */
+	signal(SIGPIPE, SIG_IGN);
 
 	progress_end();
 	machine_load_end(&run.machine);
