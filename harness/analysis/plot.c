@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "csv.h"
+#include "gnuplot.h"
 #include "harness.h"
 #include "stats.h"
 #include "results.h"
@@ -60,71 +60,6 @@ struct plot {
 
 /* share_workload - lines @a and @b have rows of a common workload. */
 static int share_workload(const struct plot *p, int a, int b);
-
-static int is_file(const char *path, int exec)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && (!exec || !access(path, X_OK));
-}
-
-/* find_gnuplot - gnuplot's path from $PATH, or NULL. */
-static char *find_gnuplot(void)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL, *found = NULL;
-
-	if (!path)
-		return NULL;
-	copy = xstrdup(path);
-	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
-
-		if (is_file(p, 1))
-			found = p;
-		else
-			free(p);
-	}
-	free(copy);
-	return found;
-}
-
-/*
- * find_scripts - the directory holding scaling.gp: $PCBENCH_SCRIPTS, then scripts/ next to
- * or above the executable (build/pcbench -> scripts/), then the installed data directory
- * (PREFIX/bin/pcbench -> PREFIX/share/pcbench/scripts). Never the compiled-in source path.
- */
-static char *find_scripts(void)
-{
-	char exe[PATH_MAX], *cand[4] = {0}, *found = NULL;
-	const char *env = getenv("PCBENCH_SCRIPTS");
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int k = 0;
-
-	if (env && *env)
-		cand[k++] = xstrdup(env);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			cand[k++] = xasprintf("%s/../scripts", exe);
-			cand[k++] = xasprintf("%s/scripts", exe);
-			cand[k++] = xasprintf("%s/../share/pcbench/scripts", exe);
-		}
-	}
-	for (int i = 0; i < k; i++) {
-		char *p = xasprintf("%s/scaling.gp", cand[i]);
-
-		if (!found && is_file(p, 0))
-			found = xstrdup(cand[i]);
-		free(p);
-		free(cand[i]);
-	}
-	return found;
-}
 
 static void load(struct plot *p, const char *arg)
 {
@@ -397,65 +332,14 @@ static void fmt_num(FILE *f, double v)
 		fprintf(f, " %.10g", v);
 }
 
-/*
- * gnuplot - run @script with arguments (@png among them); returns 0 when @png was
- * written. gnuplot draws into a temp file next to @png ("PNG.XXXXXX", registered with
- * lib/outfile, so that a second signal removes it) that is renamed onto @png once gnuplot
- * has succeeded: a PNG is whole or absent, and a signal (STOP_FLAG) waits for gnuplot.
- */
+/* gnuplot - gnuplot.c's gnuplot_run, counted: "wrote PNG", or a failure (not one that a
+ * signal caused). */
 static int gnuplot(struct plot *p, const char *script, const char *png, char *const *args)
 {
-	char *argv[16], *tmp = xasprintf("%s.XXXXXX", png);
-	int k = 0, status, fd, ok;
-	struct stat st;
-	pid_t pid;
-
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "pcbench: plot: %s: %s\n", png, strerror(errno));
-		p->failed++;
-		free(tmp);
-		return -1;
-	}
-	close(fd);
-	outfile_track(tmp, 1);
-	argv[k++] = p->gnuplot;
-	argv[k++] = "-c";
-	argv[k++] = xasprintf("%s/%s", p->scripts, script);
-	for (int i = 0; args[i] && k < 15; i++)
-		argv[k++] = args[i] == png ? tmp : args[i];
-	argv[k] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "pcbench: plot: fork: %s\n", strerror(errno));
-		ok = 0;
-		goto out;
-	}
-	if (!pid) {
-		execv(p->gnuplot, argv);
-		fprintf(stderr, "pcbench: plot: %s: %s\n", p->gnuplot, strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	ok = WIFEXITED(status) && !WEXITSTATUS(status) && !stat(tmp, &st) && st.st_size > 0;
-	if (ok && rename(tmp, png)) {
-		fprintf(stderr, "pcbench: %s: %s\n", png, strerror(errno));
-		ok = 0;
-	} else if (!ok && !stop_requested) { /* gnuplot killed by the same ^C: no failure */
-		fprintf(stderr, "pcbench: plot: gnuplot %s failed for %s\n", script, png);
-	}
-out:
-	free(argv[2]);
-	if (!ok) {
-		unlink(tmp);
+	if (gnuplot_run(p->gnuplot, p->scripts, script, png, args)) {
 		p->failed += !stop_requested;
-	}
-	outfile_track(tmp, 0);
-	free(tmp);
-	if (!ok)
 		return -1;
+	}
 	printf("wrote %s\n", png);
 	p->written++;
 	return 0;
@@ -770,13 +654,13 @@ int plot_main(int argc, char **argv)
 	if (optind + 1 < argc)
 		usage_error("argument", argv[optind + 1], "unexpected: plot takes one RUN");
 	load(p, argv[optind]);
-	p->gnuplot = find_gnuplot();
+	p->gnuplot = gnuplot_find();
 	if (!p->gnuplot) {
 		fprintf(stderr, "pcbench: plot: gnuplot is not installed (Debian: apt-get install "
 				"gnuplot-nox); no plots written\n");
 		return 4;
 	}
-	p->scripts = find_scripts();
+	p->scripts = gnuplot_scripts();
 	if (!p->scripts)
 		usage_error("plot", "scaling.gp",
 			    "gnuplot scripts not found (set PCBENCH_SCRIPTS to pcbench's "

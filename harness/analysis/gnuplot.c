@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+/* gnuplot.c - finding gnuplot and pcbench's gnuplot scripts, and running one script. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gnuplot.h"
+#include "outfile.h"
+#include "stop.h"
+#include "util.h"
+
+static int is_file(const char *path, int exec)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && (!exec || !access(path, X_OK));
+}
+
+char *gnuplot_find(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL, *found = NULL;
+
+	if (!path)
+		return NULL;
+	copy = xstrdup(path);
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/gnuplot", *d ? d : ".");
+
+		if (is_file(p, 1))
+			found = p;
+		else
+			free(p);
+	}
+	free(copy);
+	return found;
+}
+
+char *gnuplot_scripts(void)
+{
+	char exe[PATH_MAX], *cand[4] = {0}, *found = NULL;
+	const char *env = getenv("PCBENCH_SCRIPTS");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int k = 0;
+
+	if (env && *env)
+		cand[k++] = xstrdup(env);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			cand[k++] = xasprintf("%s/../scripts", exe);
+			cand[k++] = xasprintf("%s/scripts", exe);
+			cand[k++] = xasprintf("%s/../share/pcbench/scripts", exe);
+		}
+	}
+	for (int i = 0; i < k; i++) {
+		char *p = xasprintf("%s/scaling.gp", cand[i]);
+
+		if (!found && is_file(p, 0))
+			found = xstrdup(cand[i]);
+		free(p);
+		free(cand[i]);
+	}
+	return found;
+}
+
+int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, const char *png,
+		char *const *args)
+{
+	char *argv[16], *tmp = xasprintf("%s.XXXXXX", png);
+	int k = 0, status, fd, ok;
+	struct stat st;
+	pid_t pid;
+
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "pcbench: plot: %s: %s\n", png, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	close(fd);
+	outfile_track(tmp, 1);
+	argv[k++] = (char *)gnuplot;
+	argv[k++] = "-c";
+	argv[k++] = xasprintf("%s/%s", scripts, script);
+	for (int i = 0; args[i] && k < 15; i++)
+		argv[k++] = args[i] == png ? tmp : args[i];
+	argv[k] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "pcbench: plot: fork: %s\n", strerror(errno));
+		ok = 0;
+		goto out;
+	}
+	if (!pid) {
+		execv(gnuplot, argv);
+		fprintf(stderr, "pcbench: plot: %s: %s\n", gnuplot, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	ok = WIFEXITED(status) && !WEXITSTATUS(status) && !stat(tmp, &st) && st.st_size > 0;
+	if (ok && rename(tmp, png)) {
+		fprintf(stderr, "pcbench: %s: %s\n", png, strerror(errno));
+		ok = 0;
+	} else if (!ok && !stop_requested) { /* gnuplot killed by the same ^C: no failure */
+		fprintf(stderr, "pcbench: plot: gnuplot %s failed for %s\n", script, png);
+	}
+out:
+	free(argv[2]);
+	if (!ok)
+		unlink(tmp);
+	outfile_track(tmp, 0);
+	free(tmp);
+	return ok ? 0 : -1;
+}
