@@ -110,6 +110,19 @@ no_temp "$tmp/ctx2" context.json
 expect_fail "topology.xml" "$tmp/topo/topology.xml" limited "$pcbench" -s page_counter \
 	-p +ABC -w direct -t 1 -r 2 --time 0.001 -o "$tmp/topo"
 
+# model.csv under the same 2 KiB limit (more rows than fit): exit 1 naming it, the model
+# stops at the first failed row, and the rows written are whole and parse.
+expect_fail "model.csv" "$tmp/model/model.csv" limited "$pcbench" model -s page_counter \
+	-t 2,4,6,8 --ops 200 -q -o "$tmp/model"
+[ "$(grep -c "model.csv" "$tmp/err")" -eq 1 ] ||
+	{ echo "FAIL: model.csv: want one message, the run stopped:"; cat "$tmp/err"; fail=1; }
+[ "$(tail -c 1 "$tmp/model/model.csv" | od -An -c | tr -d ' ')" = '\n' ] ||
+	{ echo "FAIL: model.csv ends inside a row"; fail=1; }
+python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) >= 2 and all(len(r) == len(rows[0]) for r in rows), rows
+' "$tmp/model/model.csv" || { echo "FAIL: model.csv does not parse"; fail=1; }
+
 # A read-only file system (root ignores mode bits, so a mount): the run is refused before
 # anything is created (exit 2), for -o and for --csv.
 mkdir "$tmp/ro"

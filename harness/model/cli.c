@@ -323,8 +323,9 @@ static int write_csv_row(struct csv_out *c, const struct mfam *f, const struct m
 				v[k] = cfg_value(f->f.cfg, j);
 	for (int i = 0; i < 2; i++) {
 		if (c->w[i] && csv_write_row(c->w[i], v)) {
-			fprintf(stderr, "pcbench: model: write: %s: %s\n", csv_path(c->w[i]),
-				strerror(errno));
+			fprintf(stderr,
+				"pcbench: %s: %s: stopping; the rows already written are intact\n",
+				csv_path(c->w[i]), strerror(errno));
 			ret = -1;
 		}
 	}
@@ -429,7 +430,8 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	open_csv(&csv, &o, table, scn);
 	stop_install(STOP_FLAG, 1);
 
-	for (int i = 0; i < nfams && !stop_requested; i++) {
+	/* A failed write stops the run, as in measure: the rows written stay whole. */
+	for (int i = 0; i < nfams && !stop_requested && !write_failed; i++) {
 		struct mfam *f = &fams[i];
 		int first = !i || fams[i - 1].sc != f->sc || fams[i - 1].wl != f->wl ||
 			    fams[i - 1].f.threads != f->f.threads;
