@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pahole_read.c - reading pahole's text (the tokenising helpers and the parser) into the
+ * blocks and members of struct ph (pahole_int.h); pahole.c writes them out as layout text.
+ *
+ * The text is read line by line with a stack of open blocks: a top-level "struct NAME {"
+ * opens a struct; inside it, a line ending in "{" opens a nested struct or union (pahole -E
+ * and anonymous members), a line starting with "}" closes one, "/ * ... * /" lines are
+ * comments (size summary, holes, padding, cache-line markers), and every other line is a
+ * member "DECLARATION; / * OFFSET SIZE * /" or a bit-field "... NAME:BITS; / * OFFSET:BIT
+ * SIZE * /". pahole prints the offsets of expanded members from the start of the outermost
+ * struct; when a nested block closes, its members are made relative to it (the first
+ * member of a struct or union is at its start, which tells the two conventions apart).
+ */
+#include "pahole_int.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fail(struct ph *p, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p->failed++ || !p->err || !p->errlen)
+		return;
+	if (line > 0)
+		n = snprintf(p->err, p->errlen, "%s:%d: ", p->source, line);
+	else
+		n = snprintf(p->err, p->errlen, "%s: ", p->source);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+int grow(struct ph *p, void **v, int n, int *cap, size_t size)
+{
+	void *nv;
+	int c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : 8;
+	nv = realloc(*v, (size_t)c * size);
+	if (!nv) {
+		fail(p, 0, "out of memory");
+		return -1;
+	}
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+static int is_ident_start(int c)
+{
+	return isalpha(c) || c == '_';
+}
+
+static int is_ident(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* Trim blanks at both ends, in place. */
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* Copy at most @len - 1 bytes of [@s, @s + @n) into @dst. */
+static void copyn(char *dst, size_t len, const char *s, size_t n)
+{
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+int num(const char **s, size_t *out)
+{
+	size_t v = 0;
+	const char *q = *s;
+
+	if (!isdigit((unsigned char)*q))
+		return -1;
+	for (; isdigit((unsigned char)*q); q++) {
+		if (v > 0xffffffffUL)
+			return -1;
+		v = v * 10 + (size_t)(*q - '0');
+	}
+	if (v > 0xffffffffUL)
+		return -1;
+	*s = q;
+	*out = v;
+	return 0;
+}
+
+void skip_blanks(const char **s)
+{
+	while (isspace((unsigned char)**s))
+		(*s)++;
+}
+
+/*
+ * strip_attributes - remove every __attribute__((...)) from @s in place, noting the largest
+ * __aligned__(N) in *@align and __packed__ in *@packed. Returns -1 on unbalanced parens.
+ */
+static int strip_attributes(char *s, size_t *align, int *packed)
+{
+	char *a;
+
+	while ((a = strstr(s, "__attribute__"))) {
+		char *q = a + strlen("__attribute__");
+		int depth = 0;
+
+		while (*q == ' ')
+			q++;
+		if (*q != '(')
+			return -1;
+		for (char *r = q; *r; r++) {
+			if (*r == '(') {
+				depth++;
+			} else if (*r == ')' && !--depth) {
+				char save = r[1], *al;
+
+				r[1] = '\0';
+				for (al = q; (al = strstr(al, "aligned"));) {
+					const char *d = al + strlen("aligned");
+					size_t v;
+
+					while (*d == '_')
+						d++;
+					skip_blanks(&d);
+					if (*d == '(') {
+						d++;
+						skip_blanks(&d);
+						if (!num(&d, &v) && v > *align)
+							*align = v;
+					}
+					al += strlen("aligned");
+				}
+				if (strstr(q, "packed"))
+					*packed = 1;
+				r[1] = save;
+				/* Replace the attribute by one blank. */
+				*a = ' ';
+				memmove(a + 1, r + 1, strlen(r + 1) + 1);
+				depth = -1;
+				break;
+			}
+		}
+		if (depth != -1)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The trailing comment of a member line: "OFF SIZE" or "OFF: BITOFF SIZE". Cuts the line
+ * at the comment. Returns 0, or -1 when there is no such comment.
+ */
+static int member_comment(char *s, size_t *off, size_t *size, int *bitfield, int *bitoff)
+{
+	char *c = NULL, *e;
+	const char *q;
+	size_t bo;
+
+	for (char *x = s; (x = strstr(x, "/*")); x += 2)
+		c = x;
+	if (!c)
+		return -1;
+	e = strstr(c, "*/");
+	if (!e || *trim(e + 2))
+		return -1;
+	*e = '\0';
+	q = c + 2;
+	skip_blanks(&q);
+	if (num(&q, off))
+		return -1;
+	*bitfield = 0;
+	if (*q == ':') {
+		q++;
+		skip_blanks(&q);
+		if (num(&q, &bo) || bo > 4096)
+			return -1;
+		*bitfield = 1;
+		*bitoff = (int)bo;
+	}
+	skip_blanks(&q);
+	if (num(&q, size))
+		return -1;
+	skip_blanks(&q);
+	if (*q)
+		return -1;
+	*c = '\0';
+	return 0;
+}
+
+/* squeeze - @s into @dst with every run of blanks made one blank. */
+static void squeeze(char *dst, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < len; s++)
+		if (!isspace((unsigned char)*s) || (n && dst[n - 1] != ' '))
+			dst[n++] = isspace((unsigned char)*s) ? ' ' : *s;
+	while (n && dst[n - 1] == ' ')
+		n--;
+	dst[n] = '\0';
+}
+
+/*
+ * parse_declarator - the name part of a member declaration @s (attributes already gone,
+ * no ';'): "TYPE NAME", "TYPE NAME[N][M]", "TYPE NAME:BITS", "RET (*NAME)(ARGS)", or for a
+ * closing block "NAME", "NAME[N]" or "" (@need_type 0). Fills the member. Returns 0 or -1.
+ */
+static int parse_declarator(char *s, struct ph_member *m, int need_type)
+{
+	char *e, *fp, *name_end, *dims_end;
+	size_t bits;
+
+	s = trim(s);
+	e = s + strlen(s);
+	fp = strstr(s, "(*");
+	if (fp) {
+		char *n = fp + 2, *ne;
+
+		while (*n == ' ')
+			n++;
+		for (ne = n; is_ident((unsigned char)*ne); ne++)
+			;
+		if (ne == n || !is_ident_start((unsigned char)*n))
+			return -1;
+		copyn(m->name, sizeof(m->name), n, (size_t)(ne - n));
+		squeeze(m->type, sizeof(m->type), s);
+		m->is_ptr = 1;
+		return 0;
+	}
+	/* A bit-field width. */
+	{
+		char *colon = strrchr(s, ':');
+
+		if (colon) {
+			const char *q = colon + 1;
+
+			skip_blanks(&q);
+			if (num(&q, &bits) || *trim((char *)q) || !bits || bits > 4096)
+				return -1;
+			m->bits = (int)bits;
+			*colon = '\0';
+			s = trim(s);
+			e = s + strlen(s);
+		}
+	}
+	/* Array dimensions. */
+	dims_end = e;
+	m->elems = 1;
+	while (e > s && e[-1] == ']') {
+		char *open = e - 1;
+		const char *q;
+		size_t d;
+
+		while (open > s && *open != '[')
+			open--;
+		if (*open != '[')
+			return -1;
+		q = open + 1;
+		skip_blanks(&q);
+		if (*q == ']')
+			d = 0; /* a flexible array */
+		else if (num(&q, &d))
+			return -1;
+		m->is_array = 1;
+		m->elems = m->elems * d;
+		if (m->elems > 0xffffffffUL)
+			m->elems = 0;
+		e = open;
+		while (e > s && e[-1] == ' ')
+			e--;
+	}
+	if (m->is_array)
+		copyn(m->dims, sizeof(m->dims), e, (size_t)(dims_end - e));
+	name_end = e;
+	while (e > s && is_ident((unsigned char)e[-1]))
+		e--;
+	if (e == name_end) {
+		if (need_type || m->is_array || m->bits)
+			return -1;
+		m->name[0] = '\0';
+		return 0;
+	}
+	if (!is_ident_start((unsigned char)*e) || (size_t)(name_end - e) >= sizeof(m->name))
+		return -1;
+	copyn(m->name, sizeof(m->name), e, (size_t)(name_end - e));
+	*e = '\0';
+	s = trim(s);
+	if (need_type && !*s)
+		return -1;
+	if (!need_type && *s)
+		return -1;
+	squeeze(m->type, sizeof(m->type), s); /* for notes and kinds */
+	if (strchr(m->type, '*'))
+		m->is_ptr = 1;
+	return 0;
+}
+
+/* ---- reading ---- */
+
+static int new_block(struct ph *p, int is_union, const char *tag, const char *tdef, int line)
+{
+	struct ph_block *b;
+
+	if (grow(p, (void **)&p->b, p->nb, &p->bcap, sizeof(*p->b)))
+		return -1;
+	b = &p->b[p->nb];
+	memset(b, 0, sizeof(*b));
+	b->is_union = is_union;
+	snprintf(b->tag, sizeof(b->tag), "%s", tag);
+	snprintf(b->tdef, sizeof(b->tdef), "%s", tdef);
+	b->line = line;
+	return p->nb++;
+}
+
+/* add_member - append @m to block @bi, checking a pending hole comment first. */
+static int add_member(struct ph *p, int bi, const struct ph_member *m)
+{
+	struct ph_block *b = &p->b[bi];
+
+	if (b->hole && b->nm && !b->is_union) {
+		const struct ph_member *prev = &b->m[b->nm - 1];
+
+		if (!prev->bits && prev->off + prev->size <= m->off &&
+		    m->off - (prev->off + prev->size) != b->hole) {
+			fail(
+			    p, b->hole_line,
+			    "pahole reports a %zu-byte hole here, but %s ends at %zu and %s starts "
+			    "at %zu",
+			    b->hole, prev->name[0] ? prev->name : "the member before",
+			    prev->off + prev->size, m->name[0] ? m->name : "the member after",
+			    m->off);
+			return -1;
+		}
+	}
+	b->hole = 0;
+	if (grow(p, (void **)&b->m, b->nm, &b->cap, sizeof(*b->m)))
+		return -1;
+	b->m[b->nm++] = *m;
+	return 0;
+}
+
+/* A stand-alone comment inside struct @t's block @bi (top level when @top). */
+static int read_comment(struct ph *p, struct ph_top *t, int bi, int top, const char *c, int line)
+{
+	size_t a, b2, c2;
+	long m;
+	const char *q;
+
+	if (top && (q = strstr(c, "size:"))) {
+		q += 5;
+		skip_blanks(&q);
+		if (num(&q, &a)) {
+			fail(p, line, "struct %s: cannot read the size in '%s'", t->name, c);
+			return -1;
+		}
+		t->size = a;
+		t->have_size = 1;
+		q = strstr(q, "members:");
+		if (q) {
+			q += 8;
+			skip_blanks(&q);
+			if (num(&q, &b2)) {
+				fail(p, line, "struct %s: cannot read the members in '%s'", t->name,
+				     c);
+				return -1;
+			}
+			m = (long)b2;
+			t->members = m;
+		}
+		return 0;
+	}
+	if (top && (q = strstr(c, "padding:")) && !strstr(c, "paddings:")) {
+		q += 8;
+		skip_blanks(&q);
+		if (!num(&q, &a)) {
+			t->padding = a;
+			t->have_padding = 1;
+		}
+		return 0;
+	}
+	q = strstr(c, "XXX");
+	if (q) {
+		q += 3;
+		skip_blanks(&q);
+		if (!num(&q, &c2)) {
+			skip_blanks(&q);
+			if (!strncmp(q, "bytes hole", 10) || !strncmp(q, "byte hole", 9)) {
+				p->b[bi].hole = c2;
+				p->b[bi].hole_line = line;
+			}
+		}
+	}
+	return 0; /* cache-line markers, sums, last cacheline, bit holes, ... */
+}
+
+/* Close nested block @bi as a member of block @parent, from the line "} DECL; / * O S * /". */
+static int close_nested(struct ph *p, int bi, int parent, char *s, int line)
+{
+	struct ph_member m;
+	struct ph_block *b = &p->b[bi];
+	int bitfield, bitoff, packed = 0;
+	size_t align = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.block = bi;
+	m.line = line;
+	if (member_comment(s, &m.off, &m.size, &bitfield, &bitoff) || bitfield) {
+		fail(p, line,
+		     "expected '} NAME; /* OFFSET SIZE */' closing the %s opened at line %d",
+		     b->is_union ? "union" : "struct", b->line);
+		return -1;
+	}
+	s = trim(s + 1); /* past '}' */
+	if (strip_attributes(s, &align, &packed)) {
+		fail(p, line, "unbalanced __attribute__");
+		return -1;
+	}
+	s = trim(s);
+	if (!*s || s[strlen(s) - 1] != ';') {
+		fail(p, line, "expected ';' after the closing '}'");
+		return -1;
+	}
+	s[strlen(s) - 1] = '\0';
+	if (parse_declarator(s, &m, 0)) {
+		fail(p, line, "cannot read the member name after '}': '%s'", trim(s));
+		return -1;
+	}
+	b->align = align > b->align ? align : b->align;
+	b->packed |= packed;
+	m.align = align;
+	/* Make the members relative to this block. */
+	if (b->nm && m.off && b->m[0].off == m.off) {
+		for (int i = 0; i < b->nm; i++) {
+			if (b->m[i].off < m.off) {
+				fail(p, b->m[i].line,
+				     "member %s at %zu is before its enclosing block (at %zu)",
+				     b->m[i].name, b->m[i].off, m.off);
+				return -1;
+			}
+			b->m[i].off -= m.off;
+		}
+	} else if (b->nm && b->m[0].off) {
+		fail(p, b->m[0].line,
+		     "first member %s of the %s at %zu is at %zu: neither relative nor absolute",
+		     b->m[0].name, b->is_union ? "union" : "struct", m.off, b->m[0].off);
+		return -1;
+	}
+	for (int i = 0; i < b->nm; i++) {
+		if (b->is_union && b->m[i].off) {
+			fail(p, b->m[i].line, "union member %s is not at the start of its union",
+			     b->m[i].name);
+			return -1;
+		}
+		if (b->m[i].off + b->m[i].size > m.size && !m.is_array) {
+			fail(p, b->m[i].line,
+			     "member %s [%zu, %zu) does not fit its enclosing block of %zu bytes",
+			     b->m[i].name, b->m[i].off, b->m[i].off + b->m[i].size, m.size);
+			return -1;
+		}
+	}
+	return add_member(p, parent, &m);
+}
+
+static int read_member(struct ph *p, int bi, char *s, int line)
+{
+	struct ph_member m;
+	int bitfield = 0, bitoff = 0, packed = 0;
+	char *semi;
+
+	memset(&m, 0, sizeof(m));
+	m.block = -1;
+	m.line = line;
+	if (member_comment(s, &m.off, &m.size, &bitfield, &bitoff)) {
+		fail(p, line, "expected a member 'TYPE NAME; /* OFFSET SIZE */': '%s'", trim(s));
+		return -1;
+	}
+	if (strip_attributes(s, &m.align, &packed)) {
+		fail(p, line, "unbalanced __attribute__");
+		return -1;
+	}
+	s = trim(s);
+	semi = strrchr(s, ';');
+	if (!semi || *trim(semi + 1)) {
+		fail(p, line, "expected ';' at the end of the member: '%s'", s);
+		return -1;
+	}
+	*semi = '\0';
+	if (parse_declarator(s, &m, 1)) {
+		fail(p, line, "cannot read the member declaration '%s'", trim(s));
+		return -1;
+	}
+	if (!!m.bits != bitfield) {
+		fail(p, line, "member %s: bit-field width and '/* OFFSET:BIT SIZE */' disagree",
+		     m.name);
+		return -1;
+	}
+	m.bitoff = bitoff;
+	if (m.bits && (size_t)m.bitoff + (size_t)m.bits > 8 * m.size) {
+		fail(p, line, "bit-field %s: bits %d..%d do not fit its %zu-byte storage unit",
+		     m.name, m.bitoff, m.bitoff + m.bits - 1, m.size);
+		return -1;
+	}
+	return add_member(p, bi, &m);
+}
+
+/* Finish top-level struct @t at its closing line. */
+static int close_top(struct ph *p, struct ph_top *t, char *s, int line)
+{
+	struct ph_block *b = &p->b[t->block];
+	size_t align = 0, end = 0;
+	int packed = 0;
+
+	s = trim(s + 1);
+	if (strip_attributes(s, &align, &packed)) {
+		fail(p, line, "unbalanced __attribute__");
+		return -1;
+	}
+	s = trim(s);
+	if (strcmp(s, ";")) {
+		fail(p, line, "struct %s: expected '};' closing it, found '}%s'", t->name, s);
+		return -1;
+	}
+	b->align = align;
+	b->packed = packed;
+	if (!t->have_size) {
+		fail(p, t->line,
+		     "struct %s: no '/* size: N, cachelines: C, members: M */' line before its "
+		     "'};' (truncated pahole output?)",
+		     t->name);
+		return -1;
+	}
+	if (t->members >= 0 && t->members != b->nm) {
+		fail(p, line, "struct %s: pahole counts %ld members, the text has %d", t->name,
+		     t->members, b->nm);
+		return -1;
+	}
+	for (int i = 0; i < b->nm; i++) {
+		if (b->m[i].off + b->m[i].size > end)
+			end = b->m[i].off + b->m[i].size;
+	}
+	if (end > t->size) {
+		fail(p, line, "struct %s: members end at %zu, after its size %zu", t->name, end,
+		     t->size);
+		return -1;
+	}
+	if (t->have_padding && t->size - end != t->padding) {
+		fail(p, line,
+		     "struct %s: pahole reports %zu bytes of padding, the members leave %zu",
+		     t->name, t->padding, t->size - end);
+		return -1;
+	}
+	return 0;
+}
+
+int read_text(struct ph *p, const char *text)
+{
+	int stack[PH_DEPTH], depth = 0, line = 0;
+	struct ph_top *t = NULL;
+	const char *s = text;
+
+	while (*s && !p->failed) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		char buf[1024], *l, tdef[PH_NAME] = "";
+
+		line++;
+		if (n >= sizeof(buf)) {
+			if (depth) {
+				fail(p, line, "line too long (%zu bytes)", n);
+				return -1;
+			}
+			s = nl ? nl + 1 : s + n;
+			continue;
+		}
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		s = nl ? nl + 1 : s + n;
+		l = trim(buf);
+
+		if (!depth) {
+			char tag[PH_NAME];
+			const char *q = l;
+			int is_union = !strncmp(q, "union ", 6);
+
+			if (strncmp(q, "struct ", 7) && !is_union)
+				continue;
+			q += is_union ? 6 : 7;
+			skip_blanks(&q);
+			{
+				const char *e = q;
+
+				while (is_ident((unsigned char)*e))
+					e++;
+				if (e == q || !is_ident_start((unsigned char)*q))
+					continue;
+				copyn(tag, sizeof(tag), q, (size_t)(e - q));
+				q = e;
+			}
+			skip_blanks(&q);
+			if (strcmp(q, "{"))
+				continue; /* not an opening line: text around the structs */
+			if (is_union) {
+				fail(p, line,
+				     "union %s: a union is not a struct layout (its members "
+				     "overlap)",
+				     tag);
+				return -1;
+			}
+			for (int i = 0; i < p->nt; i++) {
+				if (!strcmp(p->t[i].name, tag)) {
+					fail(p, line, "struct %s: defined twice (first at line %d)",
+					     tag, p->t[i].line);
+					return -1;
+				}
+			}
+			if (grow(p, (void **)&p->t, p->nt, &p->tcap, sizeof(*p->t)))
+				return -1;
+			t = &p->t[p->nt];
+			memset(t, 0, sizeof(*t));
+			snprintf(t->name, sizeof(t->name), "%s", tag);
+			t->line = line;
+			t->members = -1;
+			t->out = -1;
+			t->block = new_block(p, 0, tag, "", line);
+			if (t->block < 0)
+				return -1;
+			p->nt++;
+			stack[depth++] = t->block;
+			continue;
+		}
+		t = &p->t[p->nt - 1];
+		if (!*l)
+			continue;
+		/* A comment line: "/" "*" at the start, the first "*" "/" at the end. */
+		if (!strncmp(l, "/*", 2) && strlen(l) >= 4 &&
+		    strstr(l + 2, "*/") == l + strlen(l) - 2) {
+			if (read_comment(p, t, stack[depth - 1], depth == 1, l, line))
+				return -1;
+			continue;
+		}
+		/*
+		 * "/ * typedef NAME [-> NAME2]... * / struct {" (or a member) in pahole -E:
+		 * pahole 1.24 names the typedef chain (atomic_long_t -> atomic64_t); the first
+		 * name is the type the code uses, which decides the kind.
+		 */
+		if (!strncmp(l, "/* typedef ", 11)) {
+			const char *q = l + 11, *e;
+
+			skip_blanks(&q);
+			for (e = q; is_ident((unsigned char)*e); e++)
+				;
+			copyn(tdef, sizeof(tdef), q, (size_t)(e - q));
+			skip_blanks(&e);
+			while (!strncmp(e, "->", 2)) {
+				const char *n;
+
+				e += 2;
+				skip_blanks(&e);
+				for (n = e; is_ident((unsigned char)*e); e++)
+					;
+				if (e == n)
+					break;
+				skip_blanks(&e);
+			}
+			if (!tdef[0] || strncmp(e, "*/", 2)) {
+				fail(p, line, "cannot read the typedef comment '%s'", l);
+				return -1;
+			}
+			l = trim((char *)e + 2);
+			/* Before a member ("/ * typedef bool * / _Bool x;"): the C type follows. */
+			if (l[0] && l[strlen(l) - 1] != '{')
+				tdef[0] = 0;
+		}
+		if (l[0] && l[strlen(l) - 1] == '{') {
+			char tag[PH_NAME] = "";
+			const char *q = l;
+			int is_union = !strncmp(q, "union", 5) && !is_ident((unsigned char)q[5]);
+			int bi;
+
+			if (!is_union &&
+			    (strncmp(q, "struct", 6) || is_ident((unsigned char)q[6]))) {
+				fail(p, line, "expected 'struct [TAG] {' or 'union [TAG] {': '%s'",
+				     l);
+				return -1;
+			}
+			q += is_union ? 5 : 6;
+			skip_blanks(&q);
+			if (is_ident_start((unsigned char)*q)) {
+				const char *e = q;
+
+				while (is_ident((unsigned char)*e))
+					e++;
+				copyn(tag, sizeof(tag), q, (size_t)(e - q));
+				q = e;
+				skip_blanks(&q);
+			}
+			if (strcmp(q, "{")) {
+				fail(p, line, "expected 'struct [TAG] {' or 'union [TAG] {': '%s'",
+				     l);
+				return -1;
+			}
+			if (depth == PH_DEPTH) {
+				fail(p, line, "nested more than %d deep", PH_DEPTH);
+				return -1;
+			}
+			bi = new_block(p, is_union, tag, tdef, line);
+			if (bi < 0)
+				return -1;
+			stack[depth++] = bi;
+			continue;
+		}
+		if (tdef[0]) {
+			fail(p, line, "a typedef comment must precede 'struct {' or 'union {'");
+			return -1;
+		}
+		if (l[0] == '}') {
+			if (depth == 1) {
+				if (close_top(p, t, l, line))
+					return -1;
+				depth = 0;
+				continue;
+			}
+			depth--;
+			if (close_nested(p, stack[depth], stack[depth - 1], l, line))
+				return -1;
+			continue;
+		}
+		if (read_member(p, stack[depth - 1], l, line))
+			return -1;
+	}
+	if (p->failed)
+		return -1;
+	if (depth) {
+		const struct ph_block *b = &p->b[stack[depth - 1]];
+
+		fail(p, b->line, "%s %s: not closed before the end of the text (truncated?)",
+		     b->is_union ? "union" : "struct", b->tag[0] ? b->tag : "(anonymous)");
+		return -1;
+	}
+	if (!p->nt) {
+		fail(p, line ? line : 1,
+		     "no struct found (expected pahole output: 'struct NAME {' ... '};')");
+		return -1;
+	}
+	return 0;
+}
