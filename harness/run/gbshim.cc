@@ -50,8 +50,15 @@ static void run_one(benchmark::State &state, void *arg, int threads,
 			state.SetIterationTime(0);
 		}
 	}
-	if (state.thread_index() != 0 || !r.valid)
+	if (state.thread_index() != 0)
 		return;
+	// A repetition after the run stopped (signal, failed write) measured nothing: an error
+	// run, which Google Benchmark leaves out of its statistics over the repetitions (with
+	// hundreds of empty ones left in, ComputeStats crashed in libbenchmark 1.7.1).
+	if (!r.valid) {
+		state.SkipWithError("stopped");
+		return;
+	}
 	if (!r.ok) {
 		state.SkipWithError(r.reason ? r.reason : "failed");
 		return;
