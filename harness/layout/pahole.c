@@ -131,7 +131,7 @@ static struct out_struct *new_out(struct ph *p, const char *name, int line)
 {
 	struct out_struct *o;
 
-	if (grow(p, (void **)&p->o, p->no, &p->ocap, sizeof(*p->o)))
+	if (ph_grow(p, (void **)&p->o, p->no, &p->ocap, sizeof(*p->o)))
 		return NULL;
 	o = &p->o[p->no++];
 	memset(o, 0, sizeof(*o));
@@ -148,7 +148,7 @@ static int out_add(struct ph *p, int oi, const char *name, size_t off, size_t si
 	struct out_struct *o = &p->o[oi];
 	struct out_field *f;
 
-	if (grow(p, (void **)&o->f, o->nf, &o->cap, sizeof(*o->f)))
+	if (ph_grow(p, (void **)&o->f, o->nf, &o->cap, sizeof(*o->f)))
 		return -1;
 	f = &o->f[o->nf++];
 	memset(f, 0, sizeof(*f));
@@ -264,7 +264,7 @@ static int emit_type(struct ph *p, int bi, const char *name, size_t size, int li
 		return -1;
 	ni = (int)(o - p->o);
 	if (++p->depth > PH_DEPTH) {
-		fail(p, line, "struct %s: nested more than %d deep", name, PH_DEPTH);
+		ph_fail(p, line, "struct %s: nested more than %d deep", name, PH_DEPTH);
 		return -1;
 	}
 	if (emit_members(p, ni, b->m, b->nm, "", 0))
@@ -277,8 +277,9 @@ static int emit_type(struct ph *p, int bi, const char *name, size_t size, int li
 		return ni;
 	/* Already written: this expansion must be the same one, and is dropped. */
 	if (p->no != before + 1 || p->o[oi].size != o->size || !same_fields(&p->o[oi], o)) {
-		fail(p, line, "struct %s: expanded twice with different members (first at line %d)",
-		     name, p->o[oi].line);
+		ph_fail(p, line,
+			"struct %s: expanded twice with different members (first at line %d)", name,
+			p->o[oi].line);
 		return -1;
 	}
 	free(o->f);
@@ -306,10 +307,11 @@ static int emit_bitfields(struct ph *p, int oi, const struct ph_member *m, int n
 		add_align(p, oi, scalar_align(m[i].type, m[i].size), base + m[i].off);
 		FMT(path, sizeof(path), "%s%s", prefix, m[i].name);
 		if (p->builtin_check && builtin_atomic(p->o[oi].name, path, lname, sizeof(lname))) {
-			fail(p, m[i].line,
-			     "field %s: a bit-field (%s %s:%d) cannot be atomic, but struct %s "
-			     "field %s is atomic in built-in layout %s: a scenario needs it atomic",
-			     path, m[i].type, m[i].name, m[i].bits, p->o[oi].name, path, lname);
+			ph_fail(
+			    p, m[i].line,
+			    "field %s: a bit-field (%s %s:%d) cannot be atomic, but struct %s "
+			    "field %s is atomic in built-in layout %s: a scenario needs it atomic",
+			    path, m[i].type, m[i].name, m[i].bits, p->o[oi].name, path, lname);
 			return -1;
 		}
 	}
@@ -474,7 +476,7 @@ static int emit_top(struct ph *p, int ti)
 	if (t->out >= 0)
 		return t->out;
 	if (t->out == -2) {
-		fail(p, t->line, "struct %s: contains itself", t->name);
+		ph_fail(p, t->line, "struct %s: contains itself", t->name);
 		return -1;
 	}
 	t->out = -2;
@@ -488,7 +490,7 @@ static int emit_top(struct ph *p, int ti)
 		return -1;
 	oi = (int)(o - p->o);
 	if (++p->depth > PH_DEPTH) {
-		fail(p, t->line, "struct %s: nested more than %d deep", t->name, PH_DEPTH);
+		ph_fail(p, t->line, "struct %s: nested more than %d deep", t->name, PH_DEPTH);
 		return -1;
 	}
 	if (emit_members(p, oi, b->m, b->nm, "", 0))
@@ -643,8 +645,8 @@ static int select_structs(struct ph *p, const char *list, int *keep)
 			}
 		}
 		if (!found && n) {
-			fail(p, 0, "no struct %.*s in the pahole text (structs found: %s)", (int)n,
-			     s, names);
+			ph_fail(p, 0, "no struct %.*s in the pahole text (structs found: %s)",
+				(int)n, s, names);
 			return -1;
 		}
 		s += n + (s[n] == ',');
@@ -669,14 +671,14 @@ char *pahole_to_layout(const char *text, const char *source, const struct pahole
 	if (err && errlen)
 		err[0] = '\0';
 	if (!text) {
-		fail(&p, 0, "no text");
+		ph_fail(&p, 0, "no text");
 		return NULL;
 	}
-	if (read_text(&p, text))
+	if (ph_read_text(&p, text))
 		goto done;
 	keep = calloc((size_t)p.nt, sizeof(*keep));
 	if (!keep) {
-		fail(&p, 0, "out of memory");
+		ph_fail(&p, 0, "out of memory");
 		goto done;
 	}
 	if (select_structs(&p, opts->structs, keep))
@@ -690,14 +692,14 @@ char *pahole_to_layout(const char *text, const char *source, const struct pahole
 			goto done;
 	}
 	if (first < 0) {
-		fail(&p, 0, "no struct selected by --struct '%s'", opts->structs);
+		ph_fail(&p, 0, "no struct selected by --struct '%s'", opts->structs);
 		goto done;
 	}
 	/* Only the kept structs and what they nest, nested ones first. */
 	state = calloc((size_t)p.no + 1, sizeof(*state));
 	list = calloc((size_t)p.no + 1, sizeof(*list));
 	if (!state || !list) {
-		fail(&p, 0, "out of memory");
+		ph_fail(&p, 0, "out of memory");
 		goto done;
 	}
 	for (int i = 0; i < p.nt; i++)
@@ -708,8 +710,8 @@ char *pahole_to_layout(const char *text, const char *source, const struct pahole
 	if (!name[0] || strlen(opts->name ? opts->name : name) >= sizeof(name) ||
 	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
 		strlen(name)) {
-		fail(&p, 0, "bad layout name '%s' (want [A-Za-z0-9_.+-], < %d chars)",
-		     opts->name ? opts->name : name, LAYOUT_NAME_MAX);
+		ph_fail(&p, 0, "bad layout name '%s' (want [A-Za-z0-9_.+-], < %d chars)",
+			opts->name ? opts->name : name, LAYOUT_NAME_MAX);
 		goto done;
 	}
 	if (opts->desc)
@@ -742,7 +744,7 @@ char *pahole_to_layout(const char *text, const char *source, const struct pahole
 	for (int i = 0; i < nlist; i++)
 		write_struct(&t, &p.o[list[i]]);
 	if (t.oom) {
-		fail(&p, 0, "out of memory");
+		ph_fail(&p, 0, "out of memory");
 		goto done;
 	}
 	check = layout_parse(t.s, "(generated)", perr, sizeof(perr));
@@ -752,15 +754,15 @@ char *pahole_to_layout(const char *text, const char *source, const struct pahole
 		size_t ln = 0;
 		int src = 0;
 
-		if (!strncmp(perr, "(generated):", 12) && !num(&q, &ln) && *q == ':') {
+		if (!strncmp(perr, "(generated):", 12) && !ph_num(&q, &ln) && *q == ':') {
 			if (ln > 0 && (int)ln <= t.lines)
 				src = t.map[ln];
 			q++;
-			skip_blanks(&q);
+			ph_skip_blanks(&q);
 		} else {
 			q = perr;
 		}
-		fail(&p, src, "%s", q);
+		ph_fail(&p, src, "%s", q);
 		goto done;
 	}
 	layout_free(check);

@@ -89,21 +89,21 @@ struct ph {
 /* ---- pahole_read.c ---- */
 
 /*
- * fail - record "SOURCE:LINE: message" (or "SOURCE: message" when @line <= 0) in @p's error
+ * ph_fail - record "SOURCE:LINE: message" (or "SOURCE: message" when @line <= 0) in @p's error
  * buffer; only the first failure is kept, every one counts in @p->failed.
  */
-void fail(struct ph *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* grow - make room for one more element of @size in *@v (count @n, capacity *@cap). */
-int grow(struct ph *p, void **v, int n, int *cap, size_t size);
-/* num - decimal number at *@s (advanced past it). Returns 0, or -1 when there is none. */
-int num(const char **s, size_t *out);
-/* skip_blanks - advance *@s past white space. */
-void skip_blanks(const char **s);
+void ph_fail(struct ph *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* ph_grow - make room for one more element of @size in *@v (count @n, capacity *@cap). */
+int ph_grow(struct ph *p, void **v, int n, int *cap, size_t size);
+/* ph_num - decimal number at *@s (advanced past it). Returns 0, or -1 when there is none. */
+int ph_num(const char **s, size_t *out);
+/* ph_skip_blanks - advance *@s past white space. */
+void ph_skip_blanks(const char **s);
 /*
- * read_text - read pahole's @text into @p: its top-level structs (@p->t) and their blocks
+ * ph_read_text - read pahole's @text into @p: its top-level structs (@p->t) and their blocks
  * (@p->b), member offsets relative to their block, sizes and member counts checked against
- * pahole's summary comments. Returns 0, or -1 with the problem in @p (fail()).
+ * pahole's summary comments. Returns 0, or -1 with the problem in @p (ph_fail()).
  */
-int read_text(struct ph *p, const char *text);
+int ph_read_text(struct ph *p, const char *text);
 
 #endif

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void fail(struct ph *p, int line, const char *fmt, ...)
+void ph_fail(struct ph *p, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -38,7 +38,7 @@ void fail(struct ph *p, int line, const char *fmt, ...)
 	va_end(ap);
 }
 
-int grow(struct ph *p, void **v, int n, int *cap, size_t size)
+int ph_grow(struct ph *p, void **v, int n, int *cap, size_t size)
 {
 	void *nv;
 	int c;
@@ -48,7 +48,7 @@ int grow(struct ph *p, void **v, int n, int *cap, size_t size)
 	c = *cap ? 2 * *cap : 8;
 	nv = realloc(*v, (size_t)c * size);
 	if (!nv) {
-		fail(p, 0, "out of memory");
+		ph_fail(p, 0, "out of memory");
 		return -1;
 	}
 	*v = nv;
@@ -88,7 +88,7 @@ static void copyn(char *dst, size_t len, const char *s, size_t n)
 	dst[n] = '\0';
 }
 
-int num(const char **s, size_t *out)
+int ph_num(const char **s, size_t *out)
 {
 	size_t v = 0;
 	const char *q = *s;
@@ -107,7 +107,7 @@ int num(const char **s, size_t *out)
 	return 0;
 }
 
-void skip_blanks(const char **s)
+void ph_skip_blanks(const char **s)
 {
 	while (isspace((unsigned char)**s))
 		(*s)++;
@@ -142,11 +142,11 @@ static int strip_attributes(char *s, size_t *align, int *packed)
 
 					while (*d == '_')
 						d++;
-					skip_blanks(&d);
+					ph_skip_blanks(&d);
 					if (*d == '(') {
 						d++;
-						skip_blanks(&d);
-						if (!num(&d, &v) && v > *align)
+						ph_skip_blanks(&d);
+						if (!ph_num(&d, &v) && v > *align)
 							*align = v;
 					}
 					al += strlen("aligned");
@@ -186,22 +186,22 @@ static int member_comment(char *s, size_t *off, size_t *size, int *bitfield, int
 		return -1;
 	*e = '\0';
 	q = c + 2;
-	skip_blanks(&q);
-	if (num(&q, off))
+	ph_skip_blanks(&q);
+	if (ph_num(&q, off))
 		return -1;
 	*bitfield = 0;
 	if (*q == ':') {
 		q++;
-		skip_blanks(&q);
-		if (num(&q, &bo) || bo > 4096)
+		ph_skip_blanks(&q);
+		if (ph_num(&q, &bo) || bo > 4096)
 			return -1;
 		*bitfield = 1;
 		*bitoff = (int)bo;
 	}
-	skip_blanks(&q);
-	if (num(&q, size))
+	ph_skip_blanks(&q);
+	if (ph_num(&q, size))
 		return -1;
-	skip_blanks(&q);
+	ph_skip_blanks(&q);
 	if (*q)
 		return -1;
 	*c = '\0';
@@ -255,8 +255,8 @@ static int parse_declarator(char *s, struct ph_member *m, int need_type)
 		if (colon) {
 			const char *q = colon + 1;
 
-			skip_blanks(&q);
-			if (num(&q, &bits) || *trim((char *)q) || !bits || bits > 4096)
+			ph_skip_blanks(&q);
+			if (ph_num(&q, &bits) || *trim((char *)q) || !bits || bits > 4096)
 				return -1;
 			m->bits = (int)bits;
 			*colon = '\0';
@@ -277,10 +277,10 @@ static int parse_declarator(char *s, struct ph_member *m, int need_type)
 		if (*open != '[')
 			return -1;
 		q = open + 1;
-		skip_blanks(&q);
+		ph_skip_blanks(&q);
 		if (*q == ']')
 			d = 0; /* a flexible array */
-		else if (num(&q, &d))
+		else if (ph_num(&q, &d))
 			return -1;
 		m->is_array = 1;
 		m->elems = m->elems * d;
@@ -322,7 +322,7 @@ static int new_block(struct ph *p, int is_union, const char *tag, const char *td
 {
 	struct ph_block *b;
 
-	if (grow(p, (void **)&p->b, p->nb, &p->bcap, sizeof(*p->b)))
+	if (ph_grow(p, (void **)&p->b, p->nb, &p->bcap, sizeof(*p->b)))
 		return -1;
 	b = &p->b[p->nb];
 	memset(b, 0, sizeof(*b));
@@ -343,7 +343,7 @@ static int add_member(struct ph *p, int bi, const struct ph_member *m)
 
 		if (!prev->bits && prev->off + prev->size <= m->off &&
 		    m->off - (prev->off + prev->size) != b->hole) {
-			fail(
+			ph_fail(
 			    p, b->hole_line,
 			    "pahole reports a %zu-byte hole here, but %s ends at %zu and %s starts "
 			    "at %zu",
@@ -354,7 +354,7 @@ static int add_member(struct ph *p, int bi, const struct ph_member *m)
 		}
 	}
 	b->hole = 0;
-	if (grow(p, (void **)&b->m, b->nm, &b->cap, sizeof(*b->m)))
+	if (ph_grow(p, (void **)&b->m, b->nm, &b->cap, sizeof(*b->m)))
 		return -1;
 	b->m[b->nm++] = *m;
 	return 0;
@@ -369,9 +369,9 @@ static int read_comment(struct ph *p, struct ph_top *t, int bi, int top, const c
 
 	if (top && (q = strstr(c, "size:"))) {
 		q += 5;
-		skip_blanks(&q);
-		if (num(&q, &a)) {
-			fail(p, line, "struct %s: cannot read the size in '%s'", t->name, c);
+		ph_skip_blanks(&q);
+		if (ph_num(&q, &a)) {
+			ph_fail(p, line, "struct %s: cannot read the size in '%s'", t->name, c);
 			return -1;
 		}
 		t->size = a;
@@ -379,10 +379,10 @@ static int read_comment(struct ph *p, struct ph_top *t, int bi, int top, const c
 		q = strstr(q, "members:");
 		if (q) {
 			q += 8;
-			skip_blanks(&q);
-			if (num(&q, &b2)) {
-				fail(p, line, "struct %s: cannot read the members in '%s'", t->name,
-				     c);
+			ph_skip_blanks(&q);
+			if (ph_num(&q, &b2)) {
+				ph_fail(p, line, "struct %s: cannot read the members in '%s'",
+					t->name, c);
 				return -1;
 			}
 			m = (long)b2;
@@ -392,8 +392,8 @@ static int read_comment(struct ph *p, struct ph_top *t, int bi, int top, const c
 	}
 	if (top && (q = strstr(c, "padding:")) && !strstr(c, "paddings:")) {
 		q += 8;
-		skip_blanks(&q);
-		if (!num(&q, &a)) {
+		ph_skip_blanks(&q);
+		if (!ph_num(&q, &a)) {
 			t->padding = a;
 			t->have_padding = 1;
 		}
@@ -402,9 +402,9 @@ static int read_comment(struct ph *p, struct ph_top *t, int bi, int top, const c
 	q = strstr(c, "XXX");
 	if (q) {
 		q += 3;
-		skip_blanks(&q);
-		if (!num(&q, &c2)) {
-			skip_blanks(&q);
+		ph_skip_blanks(&q);
+		if (!ph_num(&q, &c2)) {
+			ph_skip_blanks(&q);
 			if (!strncmp(q, "bytes hole", 10) || !strncmp(q, "byte hole", 9)) {
 				p->b[bi].hole = c2;
 				p->b[bi].hole_line = line;
@@ -426,24 +426,24 @@ static int close_nested(struct ph *p, int bi, int parent, char *s, int line)
 	m.block = bi;
 	m.line = line;
 	if (member_comment(s, &m.off, &m.size, &bitfield, &bitoff) || bitfield) {
-		fail(p, line,
-		     "expected '} NAME; /* OFFSET SIZE */' closing the %s opened at line %d",
-		     b->is_union ? "union" : "struct", b->line);
+		ph_fail(p, line,
+			"expected '} NAME; /* OFFSET SIZE */' closing the %s opened at line %d",
+			b->is_union ? "union" : "struct", b->line);
 		return -1;
 	}
 	s = trim(s + 1); /* past '}' */
 	if (strip_attributes(s, &align, &packed)) {
-		fail(p, line, "unbalanced __attribute__");
+		ph_fail(p, line, "unbalanced __attribute__");
 		return -1;
 	}
 	s = trim(s);
 	if (!*s || s[strlen(s) - 1] != ';') {
-		fail(p, line, "expected ';' after the closing '}'");
+		ph_fail(p, line, "expected ';' after the closing '}'");
 		return -1;
 	}
 	s[strlen(s) - 1] = '\0';
 	if (parse_declarator(s, &m, 0)) {
-		fail(p, line, "cannot read the member name after '}': '%s'", trim(s));
+		ph_fail(p, line, "cannot read the member name after '}': '%s'", trim(s));
 		return -1;
 	}
 	b->align = align > b->align ? align : b->align;
@@ -453,29 +453,30 @@ static int close_nested(struct ph *p, int bi, int parent, char *s, int line)
 	if (b->nm && m.off && b->m[0].off == m.off) {
 		for (int i = 0; i < b->nm; i++) {
 			if (b->m[i].off < m.off) {
-				fail(p, b->m[i].line,
-				     "member %s at %zu is before its enclosing block (at %zu)",
-				     b->m[i].name, b->m[i].off, m.off);
+				ph_fail(p, b->m[i].line,
+					"member %s at %zu is before its enclosing block (at %zu)",
+					b->m[i].name, b->m[i].off, m.off);
 				return -1;
 			}
 			b->m[i].off -= m.off;
 		}
 	} else if (b->nm && b->m[0].off) {
-		fail(p, b->m[0].line,
-		     "first member %s of the %s at %zu is at %zu: neither relative nor absolute",
-		     b->m[0].name, b->is_union ? "union" : "struct", m.off, b->m[0].off);
+		ph_fail(p, b->m[0].line,
+			"first member %s of the %s at %zu is at %zu: neither relative nor absolute",
+			b->m[0].name, b->is_union ? "union" : "struct", m.off, b->m[0].off);
 		return -1;
 	}
 	for (int i = 0; i < b->nm; i++) {
 		if (b->is_union && b->m[i].off) {
-			fail(p, b->m[i].line, "union member %s is not at the start of its union",
-			     b->m[i].name);
+			ph_fail(p, b->m[i].line, "union member %s is not at the start of its union",
+				b->m[i].name);
 			return -1;
 		}
 		if (b->m[i].off + b->m[i].size > m.size && !m.is_array) {
-			fail(p, b->m[i].line,
-			     "member %s [%zu, %zu) does not fit its enclosing block of %zu bytes",
-			     b->m[i].name, b->m[i].off, b->m[i].off + b->m[i].size, m.size);
+			ph_fail(
+			    p, b->m[i].line,
+			    "member %s [%zu, %zu) does not fit its enclosing block of %zu bytes",
+			    b->m[i].name, b->m[i].off, b->m[i].off + b->m[i].size, m.size);
 			return -1;
 		}
 	}
@@ -492,33 +493,33 @@ static int read_member(struct ph *p, int bi, char *s, int line)
 	m.block = -1;
 	m.line = line;
 	if (member_comment(s, &m.off, &m.size, &bitfield, &bitoff)) {
-		fail(p, line, "expected a member 'TYPE NAME; /* OFFSET SIZE */': '%s'", trim(s));
+		ph_fail(p, line, "expected a member 'TYPE NAME; /* OFFSET SIZE */': '%s'", trim(s));
 		return -1;
 	}
 	if (strip_attributes(s, &m.align, &packed)) {
-		fail(p, line, "unbalanced __attribute__");
+		ph_fail(p, line, "unbalanced __attribute__");
 		return -1;
 	}
 	s = trim(s);
 	semi = strrchr(s, ';');
 	if (!semi || *trim(semi + 1)) {
-		fail(p, line, "expected ';' at the end of the member: '%s'", s);
+		ph_fail(p, line, "expected ';' at the end of the member: '%s'", s);
 		return -1;
 	}
 	*semi = '\0';
 	if (parse_declarator(s, &m, 1)) {
-		fail(p, line, "cannot read the member declaration '%s'", trim(s));
+		ph_fail(p, line, "cannot read the member declaration '%s'", trim(s));
 		return -1;
 	}
 	if (!!m.bits != bitfield) {
-		fail(p, line, "member %s: bit-field width and '/* OFFSET:BIT SIZE */' disagree",
-		     m.name);
+		ph_fail(p, line, "member %s: bit-field width and '/* OFFSET:BIT SIZE */' disagree",
+			m.name);
 		return -1;
 	}
 	m.bitoff = bitoff;
 	if (m.bits && (size_t)m.bitoff + (size_t)m.bits > 8 * m.size) {
-		fail(p, line, "bit-field %s: bits %d..%d do not fit its %zu-byte storage unit",
-		     m.name, m.bitoff, m.bitoff + m.bits - 1, m.size);
+		ph_fail(p, line, "bit-field %s: bits %d..%d do not fit its %zu-byte storage unit",
+			m.name, m.bitoff, m.bitoff + m.bits - 1, m.size);
 		return -1;
 	}
 	return add_member(p, bi, &m);
@@ -533,26 +534,26 @@ static int close_top(struct ph *p, struct ph_top *t, char *s, int line)
 
 	s = trim(s + 1);
 	if (strip_attributes(s, &align, &packed)) {
-		fail(p, line, "unbalanced __attribute__");
+		ph_fail(p, line, "unbalanced __attribute__");
 		return -1;
 	}
 	s = trim(s);
 	if (strcmp(s, ";")) {
-		fail(p, line, "struct %s: expected '};' closing it, found '}%s'", t->name, s);
+		ph_fail(p, line, "struct %s: expected '};' closing it, found '}%s'", t->name, s);
 		return -1;
 	}
 	b->align = align;
 	b->packed = packed;
 	if (!t->have_size) {
-		fail(p, t->line,
-		     "struct %s: no '/* size: N, cachelines: C, members: M */' line before its "
-		     "'};' (truncated pahole output?)",
-		     t->name);
+		ph_fail(p, t->line,
+			"struct %s: no '/* size: N, cachelines: C, members: M */' line before its "
+			"'};' (truncated pahole output?)",
+			t->name);
 		return -1;
 	}
 	if (t->members >= 0 && t->members != b->nm) {
-		fail(p, line, "struct %s: pahole counts %ld members, the text has %d", t->name,
-		     t->members, b->nm);
+		ph_fail(p, line, "struct %s: pahole counts %ld members, the text has %d", t->name,
+			t->members, b->nm);
 		return -1;
 	}
 	for (int i = 0; i < b->nm; i++) {
@@ -560,20 +561,20 @@ static int close_top(struct ph *p, struct ph_top *t, char *s, int line)
 			end = b->m[i].off + b->m[i].size;
 	}
 	if (end > t->size) {
-		fail(p, line, "struct %s: members end at %zu, after its size %zu", t->name, end,
-		     t->size);
+		ph_fail(p, line, "struct %s: members end at %zu, after its size %zu", t->name, end,
+			t->size);
 		return -1;
 	}
 	if (t->have_padding && t->size - end != t->padding) {
-		fail(p, line,
-		     "struct %s: pahole reports %zu bytes of padding, the members leave %zu",
-		     t->name, t->padding, t->size - end);
+		ph_fail(p, line,
+			"struct %s: pahole reports %zu bytes of padding, the members leave %zu",
+			t->name, t->padding, t->size - end);
 		return -1;
 	}
 	return 0;
 }
 
-int read_text(struct ph *p, const char *text)
+int ph_read_text(struct ph *p, const char *text)
 {
 	int stack[PH_DEPTH], depth = 0, line = 0;
 	struct ph_top *t = NULL;
@@ -587,7 +588,7 @@ int read_text(struct ph *p, const char *text)
 		line++;
 		if (n >= sizeof(buf)) {
 			if (depth) {
-				fail(p, line, "line too long (%zu bytes)", n);
+				ph_fail(p, line, "line too long (%zu bytes)", n);
 				return -1;
 			}
 			s = nl ? nl + 1 : s + n;
@@ -606,7 +607,7 @@ int read_text(struct ph *p, const char *text)
 			if (strncmp(q, "struct ", 7) && !is_union)
 				continue;
 			q += is_union ? 6 : 7;
-			skip_blanks(&q);
+			ph_skip_blanks(&q);
 			{
 				const char *e = q;
 
@@ -617,24 +618,25 @@ int read_text(struct ph *p, const char *text)
 				copyn(tag, sizeof(tag), q, (size_t)(e - q));
 				q = e;
 			}
-			skip_blanks(&q);
+			ph_skip_blanks(&q);
 			if (strcmp(q, "{"))
 				continue; /* not an opening line: text around the structs */
 			if (is_union) {
-				fail(p, line,
-				     "union %s: a union is not a struct layout (its members "
-				     "overlap)",
-				     tag);
+				ph_fail(p, line,
+					"union %s: a union is not a struct layout (its members "
+					"overlap)",
+					tag);
 				return -1;
 			}
 			for (int i = 0; i < p->nt; i++) {
 				if (!strcmp(p->t[i].name, tag)) {
-					fail(p, line, "struct %s: defined twice (first at line %d)",
-					     tag, p->t[i].line);
+					ph_fail(p, line,
+						"struct %s: defined twice (first at line %d)", tag,
+						p->t[i].line);
 					return -1;
 				}
 			}
-			if (grow(p, (void **)&p->t, p->nt, &p->tcap, sizeof(*p->t)))
+			if (ph_grow(p, (void **)&p->t, p->nt, &p->tcap, sizeof(*p->t)))
 				return -1;
 			t = &p->t[p->nt];
 			memset(t, 0, sizeof(*t));
@@ -667,24 +669,24 @@ int read_text(struct ph *p, const char *text)
 		if (!strncmp(l, "/* typedef ", 11)) {
 			const char *q = l + 11, *e;
 
-			skip_blanks(&q);
+			ph_skip_blanks(&q);
 			for (e = q; is_ident((unsigned char)*e); e++)
 				;
 			copyn(tdef, sizeof(tdef), q, (size_t)(e - q));
-			skip_blanks(&e);
+			ph_skip_blanks(&e);
 			while (!strncmp(e, "->", 2)) {
 				const char *n;
 
 				e += 2;
-				skip_blanks(&e);
+				ph_skip_blanks(&e);
 				for (n = e; is_ident((unsigned char)*e); e++)
 					;
 				if (e == n)
 					break;
-				skip_blanks(&e);
+				ph_skip_blanks(&e);
 			}
 			if (!tdef[0] || strncmp(e, "*/", 2)) {
-				fail(p, line, "cannot read the typedef comment '%s'", l);
+				ph_fail(p, line, "cannot read the typedef comment '%s'", l);
 				return -1;
 			}
 			l = trim((char *)e + 2);
@@ -700,12 +702,12 @@ int read_text(struct ph *p, const char *text)
 
 			if (!is_union &&
 			    (strncmp(q, "struct", 6) || is_ident((unsigned char)q[6]))) {
-				fail(p, line, "expected 'struct [TAG] {' or 'union [TAG] {': '%s'",
-				     l);
+				ph_fail(p, line,
+					"expected 'struct [TAG] {' or 'union [TAG] {': '%s'", l);
 				return -1;
 			}
 			q += is_union ? 5 : 6;
-			skip_blanks(&q);
+			ph_skip_blanks(&q);
 			if (is_ident_start((unsigned char)*q)) {
 				const char *e = q;
 
@@ -713,15 +715,15 @@ int read_text(struct ph *p, const char *text)
 					e++;
 				copyn(tag, sizeof(tag), q, (size_t)(e - q));
 				q = e;
-				skip_blanks(&q);
+				ph_skip_blanks(&q);
 			}
 			if (strcmp(q, "{")) {
-				fail(p, line, "expected 'struct [TAG] {' or 'union [TAG] {': '%s'",
-				     l);
+				ph_fail(p, line,
+					"expected 'struct [TAG] {' or 'union [TAG] {': '%s'", l);
 				return -1;
 			}
 			if (depth == PH_DEPTH) {
-				fail(p, line, "nested more than %d deep", PH_DEPTH);
+				ph_fail(p, line, "nested more than %d deep", PH_DEPTH);
 				return -1;
 			}
 			bi = new_block(p, is_union, tag, tdef, line);
@@ -731,7 +733,7 @@ int read_text(struct ph *p, const char *text)
 			continue;
 		}
 		if (tdef[0]) {
-			fail(p, line, "a typedef comment must precede 'struct {' or 'union {'");
+			ph_fail(p, line, "a typedef comment must precede 'struct {' or 'union {'");
 			return -1;
 		}
 		if (l[0] == '}') {
@@ -754,13 +756,13 @@ int read_text(struct ph *p, const char *text)
 	if (depth) {
 		const struct ph_block *b = &p->b[stack[depth - 1]];
 
-		fail(p, b->line, "%s %s: not closed before the end of the text (truncated?)",
-		     b->is_union ? "union" : "struct", b->tag[0] ? b->tag : "(anonymous)");
+		ph_fail(p, b->line, "%s %s: not closed before the end of the text (truncated?)",
+			b->is_union ? "union" : "struct", b->tag[0] ? b->tag : "(anonymous)");
 		return -1;
 	}
 	if (!p->nt) {
-		fail(p, line ? line : 1,
-		     "no struct found (expected pahole output: 'struct NAME {' ... '};')");
+		ph_fail(p, line ? line : 1,
+			"no struct found (expected pahole output: 'struct NAME {' ... '};')");
 		return -1;
 	}
 	return 0;

@@ -39,7 +39,7 @@ const struct bench_param harness_params[] = {
      "ns of private, uncontended work after every operation (calibrated once per run, see "
      "context.json; 0: none)",
      NULL, 0, 100000000},
-    {NULL},
+    {0},
 };
 
 const struct bench_param *scenario_param(const struct scenario *sc, int i)

@@ -16,10 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const struct bench_param params[] = {
     {"batch", "4", "an integer", NULL, 1, 1024},
     {"mode", "a", "a choice", "a|b", 0, 0},
-    {NULL},
+    {0},
 };
-static const struct bench_preset presets[] = {{"base", "", "batch=8"}, {NULL}};
-static const struct bench_workload workloads[] = {{"w", "", "mode=b"}, {NULL}};
+static const struct bench_preset presets[] = {{"base", "", "batch=8"}, {0}};
+static const struct bench_workload workloads[] = {{"w", "", "mode=b"}, {0}};
 static const struct scenario fuzz_sc = {
     .name = "fuzz", .desc = "", .params = params, .presets = presets, .workloads = workloads};
 
