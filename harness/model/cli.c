@@ -26,13 +26,9 @@
 #define MAX_PARAMS 64
 
 struct mfam {
-	const struct scenario *sc;
-	const struct bench_preset *preset;
-	const struct bench_workload *wl;
-	struct family f; /* placement only (plan.h's family_place) */
+	struct family f; /* its scenario, preset, workload and placement (plan.h) */
 	struct model_result r;
 	int order[4]; /* scenario, workload, thread count, preset: the tables' order */
-	int done;
 };
 
 enum { O_TOPO = OPT_LONG, O_CSV, O_SEED, O_INTERLEAVE, O_OPS, O_WARMUP, O_LINE, O_LINES };
@@ -173,7 +169,7 @@ static struct table *group_table(const struct mfam *f, const struct mopts *o)
 	sb_printf(&title,
 		  "%s  workload=%s  placement=%s  threads=%d  (model, per operation: %s "
 		  "interleaving",
-		  f->sc->name, f->wl->name, f->f.placement, f->f.threads,
+		  f->f.sc->name, f->f.wl->name, f->f.placement, f->f.threads,
 		  model_interleave_names[o->mo.interleave]);
 	if (o->mo.interleave == MODEL_RANDOM)
 		sb_printf(&title, " seed %llu", (unsigned long long)o->mo.seed);
@@ -194,7 +190,7 @@ static void add_row(struct table *t, const struct mfam *f)
 	    model_per_op(r, MEV_MISS),
 	};
 	char num[MT_N][24], note[300];
-	const char *cells[MT_N] = {f->preset->name};
+	const char *cells[MT_N] = {f->f.preset->name};
 	int ok = !f->f.skip[0] && r->ok;
 
 	for (int k = MT_NUM; ok && k < MT_NOTE; k++) {
@@ -298,10 +294,10 @@ static int write_csv_row(struct csv_out *c, const struct mfam *f, const struct m
 	snprintf(num[2], 40, "%ld", o->mo.ops);
 	snprintf(num[3], 40, "%ld", o->mo.warmup);
 	snprintf(num[4], 40, "%d", o->mo.line_size);
-	v[k++] = f->sc->name;
-	v[k++] = f->preset->name;
+	v[k++] = f->f.sc->name;
+	v[k++] = f->f.preset->name;
 	v[k++] = f->f.cfg ? cfg_layout_name(f->f.cfg) : "";
-	v[k++] = f->wl->name;
+	v[k++] = f->f.wl->name;
 	v[k++] = num[0];
 	v[k++] = f->f.placement;
 	v[k++] = f->f.cpus ? f->f.cpus : "";
@@ -318,8 +314,8 @@ static int write_csv_row(struct csv_out *c, const struct mfam *f, const struct m
 	v[k++] = f->f.skip[0] ? "skipped" : f->r.ok ? "ok" : "error";
 	v[k++] = f->f.skip[0] ? f->f.skip : f->r.reason;
 	for (int i = 0; i < c->nparam; i++, k++)
-		for (int j = 0; f->sc->params[j].name; j++)
-			if (!strcmp(f->sc->params[j].name, c->param_names[i]))
+		for (int j = 0; f->f.sc->params[j].name; j++)
+			if (!strcmp(f->f.sc->params[j].name, c->param_names[i]))
 				v[k] = cfg_value(f->f.cfg, j);
 	for (int i = 0; i < 2; i++) {
 		if (c->w[i] && csv_write_row(c->w[i], v)) {
@@ -347,9 +343,6 @@ static int add_mfams(const struct pick *k, void *arg)
 	b->fams = xrealloc(b->fams, (size_t)(b->nfams + b->ncounts) * sizeof(*b->fams));
 	for (int t = 0; t < b->ncounts; t++)
 		b->fams[b->nfams++] = (struct mfam){
-		    .sc = k->sc,
-		    .preset = k->preset,
-		    .wl = k->wl,
 		    .f = {.sc = k->sc,
 			  .preset = k->preset,
 			  .wl = k->wl,
@@ -398,8 +391,8 @@ static struct mfam *build_mfams(const struct scenario *const *table, const struc
 	for (int i = 0; i < b.nfams; i++) {
 		struct mfam *m = &b.fams[i];
 
-		snprintf(name, sizeof(name), "%s/preset:%s/workload:%s/threads:%d", m->sc->name,
-			 m->preset->name, m->wl->name, m->f.threads);
+		snprintf(name, sizeof(name), "%s/preset:%s/workload:%s/threads:%d", m->f.sc->name,
+			 m->f.preset->name, m->f.wl->name, m->f.threads);
 		family_resolve(&m->f, &o->sel, topo, name);
 	}
 	*nfams = b.nfams;
@@ -433,13 +426,13 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	/* A failed write stops the run, as in measure: the rows written stay whole. */
 	for (int i = 0; i < nfams && !stop_requested && !write_failed; i++) {
 		struct mfam *f = &fams[i];
-		int first = !i || fams[i - 1].sc != f->sc || fams[i - 1].wl != f->wl ||
+		int first = !i || fams[i - 1].f.sc != f->f.sc || fams[i - 1].f.wl != f->f.wl ||
 			    fams[i - 1].f.threads != f->f.threads;
-		int last = i + 1 == nfams || fams[i + 1].sc != f->sc || fams[i + 1].wl != f->wl ||
-			   fams[i + 1].f.threads != f->f.threads;
+		int last = i + 1 == nfams || fams[i + 1].f.sc != f->f.sc ||
+			   fams[i + 1].f.wl != f->f.wl || fams[i + 1].f.threads != f->f.threads;
 
 		if (!f->f.skip[0]) {
-			model_run(f->sc, f->f.cfg, topo, f->f.pus, f->f.threads, &o.mo, &f->r);
+			model_run(f->f.sc, f->f.cfg, topo, f->f.pus, f->f.threads, &o.mo, &f->r);
 			if (stop_requested) /* cut short: no row for it */
 				break;
 			ok += f->r.ok;
@@ -462,7 +455,7 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 			if (fams[k].f.skip[0] || !fams[k].r.ok)
 				continue;
 			printf("\n--- %s/%s/%s threads=%d placement=%s cpus=%s ---\n",
-			       fams[k].sc->name, fams[k].wl->name, fams[k].preset->name,
+			       fams[k].f.sc->name, fams[k].f.wl->name, fams[k].f.preset->name,
 			       fams[k].f.threads, fams[k].f.placement, fams[k].f.cpus);
 			model_print_lines(stdout, &fams[k].r, o.lines);
 		}
