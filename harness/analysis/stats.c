@@ -341,3 +341,117 @@ int stats_bootstrap_ratio_ci(const double *base, size_t nb, const double *other,
 	free(ratios);
 	return 0;
 }
+
+/*
+ * signrank_exact - P(|S - mean| >= |obs - mean|) for S the doubled rank sum of a random
+ * subset of @r2[0..n) (each in it with probability 1/2). prob[s] is built one rank at a time
+ * (in the subset or not, halving both), so it stays a distribution and never overflows.
+ */
+static double signrank_exact(const long *r2, size_t n, long obs)
+{
+	long smax = 0;
+	double *prob, p = 0;
+
+	for (size_t i = 0; i < n; i++)
+		smax += r2[i];
+	prob = xcalloc((size_t)smax + 1, sizeof(*prob));
+	prob[0] = 1;
+	for (size_t i = 0, top = 0; i < n; i++) {
+		top += (size_t)r2[i];
+		for (size_t s = top; s > 0; s--)
+			prob[s] =
+			    prob[s] / 2 + (s >= (size_t)r2[i] ? prob[s - (size_t)r2[i]] / 2 : 0);
+		prob[0] /= 2;
+	}
+	/* Distances from the mean smax / 2, doubled to stay integer. */
+	for (long s = 0; s <= smax; s++)
+		if (labs(2 * s - smax) >= labs(2 * obs - smax))
+			p += prob[s];
+	free(prob);
+	return p;
+}
+
+int stats_signrank(const double *d, size_t n, struct stats_signrank *r)
+{
+	struct pooled *p = xmalloc((n ? n : 1) * sizeof(*p));
+	long *r2 = xmalloc((n ? n : 1) * sizeof(*r2)), w2 = 0;
+	size_t m = 0;
+	double tsum, nn, var;
+
+	memset(r, 0, sizeof(*r));
+	r->p = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(d[i])) {
+			free(p);
+			free(r2);
+			return -1;
+		}
+		if (d[i] == 0)
+			r->nzero++;
+		else
+			p[m++] = (struct pooled){fabs(d[i]), d[i] > 0};
+	}
+	r->n = (int)m;
+	nn = (double)m;
+	r->mean = nn * (nn + 1) / 4;
+	r->exact = m <= STATS_SR_EXACT_MAX;
+	if (m) {
+		tsum = doubled_ranks(p, m, r2, &r->ties);
+		for (size_t i = 0; i < m; i++)
+			if (p[i].from_x)
+				w2 += r2[i];
+		r->w_plus = (double)w2 / 2;
+		if (r->exact) {
+			r->p = signrank_exact(r2, m, w2);
+		} else {
+			var = nn * (nn + 1) * (2 * nn + 1) / 24 - tsum / 48;
+			double dist = fabs(r->w_plus - r->mean);
+
+			r->p =
+			    var > 0 && dist > 0.5 ? erfc((dist - 0.5) / sqrt(var) / sqrt(2.0)) : 1;
+		}
+		if (r->p > 1)
+			r->p = 1;
+	}
+	free(p);
+	free(r2);
+	return 0;
+}
+
+double stats_signrank_min_p(size_t n)
+{
+	return n ? fmin(1, 2 / pow(2, (double)n)) : 1;
+}
+
+int stats_block_change(const double *base, const double *other, int n, uint64_t seed,
+		       struct block_change *out)
+{
+	struct stats_signrank sr;
+	double *ratio, *lr, *med;
+	size_t nb = n > 0 ? (size_t)n : 0;
+
+	*out = (struct block_change){NAN, NAN, NAN, NAN, n};
+	if (n < 2)
+		return -1;
+	for (size_t i = 0; i < nb; i++)
+		if (!(isfinite(base[i]) && isfinite(other[i]) && base[i] > 0 && other[i] > 0))
+			return -1;
+	ratio = xmalloc(nb * sizeof(*ratio));
+	lr = xmalloc(nb * sizeof(*lr));
+	for (size_t i = 0; i < nb; i++) {
+		ratio[i] = other[i] / base[i];
+		lr[i] = log(other[i]) - log(base[i]);
+	}
+	stats_signrank(lr, nb, &sr);
+	out->p = sr.p;
+	out->pct = (stats_median(ratio, nb) - 1) * 100;
+	med = xmalloc(STATS_BLOCK_ITERS * sizeof(*med));
+	stats_bootstrap_medians(ratio, nb, STATS_BLOCK_ITERS, seed, med);
+	qsort(med, STATS_BLOCK_ITERS, sizeof(*med), cmp_double);
+	out->lo = (quantile(med, STATS_BLOCK_ITERS, (1 - STATS_BLOCK_LEVEL) / 2) - 1) * 100;
+	out->hi = (quantile(med, STATS_BLOCK_ITERS, (1 + STATS_BLOCK_LEVEL) / 2) - 1) * 100;
+	free(med);
+	free(ratio);
+	free(lr);
+	return 0;
+}

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stats.h - summary statistics over repetitions, the Mann-Whitney U test and a bootstrap
- * confidence interval of a ratio of medians (for `pcbench compare`).
+ * confidence interval of a ratio of medians (independent repetitions), the Wilcoxon
+ * signed-rank test and the block bootstrap (paired repetitions: blocks), for `pcbench
+ * compare` and measure's precision stop rule.
  */
 #ifndef PCBENCH_STATS_H
 #define PCBENCH_STATS_H
@@ -92,5 +94,67 @@ int stats_bootstrap_ratio_ci(const double *base, size_t nb, const double *other,
  * of the median, for checking the sampler). Nothing when @n is 0.
  */
 void stats_bootstrap_medians(const double *x, size_t n, int iters, uint64_t seed, double *out);
+
+/*
+ * The Wilcoxon signed-rank test of paired differences @d[0..@n) (for blocks: the per-block
+ * log ratios log(other / base)); the null hypothesis is a distribution symmetric about 0.
+ *
+ * Zeros: a difference that is exactly 0 is dropped before ranking (Wilcoxon's own rule, R's
+ * wilcox.test and SciPy's zero_method "wilcox"); n is the count of the others.
+ * Ties: equal |d| get their midrank. W+ is the sum of the ranks of the positive differences.
+ * Exact: under the null hypothesis each rank carries either sign with probability 1/2,
+ * independently, so the distribution of W+ is that of the sum of a random subset of the
+ * (mid)ranks; it is enumerated by a recurrence over doubled ranks (integers, one rank at a
+ * time: in the subset or not), so with ties it is the exact conditional distribution given
+ * the ties. The two-sided p is P(|W+ - mean| >= |w - mean|), mean n (n + 1) / 4; the
+ * distribution is symmetric, so this is twice the smaller one-sided p (at most 1).
+ * Normal approximation (n > STATS_SR_EXACT_MAX): variance n (n + 1)(2n + 1) / 24 minus
+ * sum(t^3 - t) / 48 over tie groups of size t, continuity correction 1/2.
+ */
+#define STATS_SR_EXACT_MAX 200
+
+struct stats_signrank {
+	double w_plus; /* sum of the ranks of the positive differences */
+	double mean;   /* of W+ under the null hypothesis: n (n + 1) / 4 */
+	double p;      /* two-sided p-value; 1 when n is 0 */
+	int n;	       /* differences ranked (the non-zero ones) */
+	int nzero;     /* differences dropped because they were 0 */
+	int exact;     /* 1: exact distribution, 0: normal approximation */
+	int ties;      /* 1: some |d| are equal */
+};
+
+/* stats_signrank - test @d[0..@n) (no NaNs). Returns 0, or -1 when a value is not finite. */
+int stats_signrank(const double *d, size_t n, struct stats_signrank *r);
+
+/*
+ * stats_signrank_min_p - the smallest two-sided p of @n non-zero differences without ties:
+ * 2 / 2^n (all of one sign), 1 when @n is 0. 0.0625 at 5, 0.03125 at 6, 0.0078125 at 8: 6
+ * blocks can reach p < 0.05 for one comparison, 8 for four after Holm (4 * 2/256 = 0.031).
+ */
+double stats_signrank_min_p(size_t n);
+
+/* The change of one preset against the base over blocks (stats_block_change). */
+struct block_change {
+	double pct;    /* median over blocks of (other / base - 1) * 100 */
+	double lo, hi; /* the 95% bootstrap interval of pct over blocks */
+	double p;      /* exact two-sided signed-rank p of the per-block log ratios */
+	int n;	       /* blocks */
+};
+
+#define STATS_BLOCK_ITERS 10000 /* bootstrap resamples */
+#define STATS_BLOCK_LEVEL 0.95
+
+/*
+ * stats_block_change - @base[i], @other[i]: the ops_per_s of the base preset and of the other
+ * preset in block i of @n. The bootstrap resamples the n blocks with replacement
+ * STATS_BLOCK_ITERS times (GSL's MT19937 seeded with @seed) and takes each resample's median
+ * per-block ratio, drawn directly as stats_bootstrap_ratio_ci draws a median; the interval is
+ * the 2.5% and 97.5% quantiles of those medians, as percent changes. The blocks are the unit:
+ * a block's two values stay together, so what the blocks share (the host mapping of their
+ * time) cancels in the ratio. Returns 0; -1 (and NaNs) when @n < 2 or a value is not finite
+ * and positive.
+ */
+int stats_block_change(const double *base, const double *other, int n, uint64_t seed,
+		       struct block_change *out);
 
 #endif
