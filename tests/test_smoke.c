@@ -60,6 +60,8 @@ int main(void)
 	for (int s = 0; all_scenarios[s]; s++) {
 		const struct scenario *sc = all_scenarios[s];
 
+		if (sc->flags & BENCH_KERNEL) /* not in the default suite: test_kernel, kernel.sh */
+			continue;
 		for (int p = 0; sc->presets[p].name; p++) {
 			for (int w = 0; sc->workloads[w].name; w++) {
 				int found = 0;

@@ -115,9 +115,20 @@ struct bench_object {
 	const struct layout *layout;
 };
 
+/*
+ * Scenario flags (struct scenario.flags).
+ * BENCH_KERNEL: the scenario drives the running kernel (system calls, page faults,
+ * sockets) instead of modelled memory. Nothing is modelled, so the coherence model
+ * (`model`, `--with-model`), `hitm` and `layout show` refuse it (bench_unmodelled says
+ * why), and a run that names no scenario (the default suite) leaves it out: it runs only
+ * when selected with -s.
+ */
+#define BENCH_KERNEL 1u
+
 struct scenario {
 	const char *name;
 	const char *desc;
+	unsigned flags;				/* BENCH_* */
 	const struct bench_param *params;	/* terminated by {NULL} */
 	const struct bench_preset *presets;	/* terminated by {NULL}; the first is the base */
 	const struct bench_workload *workloads; /* terminated by {NULL} */
@@ -157,6 +168,31 @@ struct scenario {
 	 * by a BENCH_LAYOUT parameter: that layout (the caller frees it), for layout_fp.
 	 */
 	struct layout *(*computed_layout)(const struct bench_cfg *cfg);
+	/*
+	 * Optional: nonzero when a valid configuration cannot run as planned (a workload that
+	 * needs two threads, at one): its rows are skipped with the reason written to @why.
+	 */
+	int (*skip)(const struct bench_cfg *cfg, char *why, size_t len);
+	/*
+	 * Optional: called once after every window, on thread 0, once every thread_teardown has
+	 * run and before teardown: check what the window did (messages received = sent) and
+	 * write a one-line account of it into @note (the row's `note` column: the filesystem,
+	 * the counts). Returns 0, or -1 with the reason in @note: the row becomes an error.
+	 */
+	int (*window_end)(void *shared, char *note, size_t len);
+	/*
+	 * Optional (BENCH_KERNEL scenarios): the emulated families workload @wl stands for,
+	 * "scenario:workload" items separated by spaces ("page_counter:socket"), or NULL.
+	 * --list prints them; compare sets a run's real and emulated families side by side.
+	 */
+	const char *(*emulates)(const char *wl);
 };
+
+/* bench_unmodelled - why @sc cannot be modelled or annotated (BENCH_KERNEL), or NULL. */
+static inline const char *bench_unmodelled(const struct scenario *sc)
+{
+	return sc->flags & BENCH_KERNEL ? "it measures the running kernel, nothing is modelled"
+					: NULL;
+}
 
 #endif

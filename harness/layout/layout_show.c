@@ -467,6 +467,8 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 		return err2("show: --scenario: %s: no such scenario (scenarios: %s)", so->scenario,
 			    names);
 	}
+	if (bench_unmodelled(sc))
+		return err2("show: --scenario: %s: %s", sc->name, bench_unmodelled(sc));
 	for (int i = 0; sc->params && sc->params[i].name; i++)
 		has_layout |= !strcmp(sc->params[i].name, "layout") && sc->params[i].choices &&
 			      !strcmp(sc->params[i].choices, BENCH_LAYOUT);

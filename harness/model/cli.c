@@ -241,7 +241,7 @@ static void open_csv(struct csv_out *c, const struct mopts *o, const struct scen
 	c->cols[c->ncols++] = "status";
 	c->cols[c->ncols++] = "reason";
 	for (int s = 0; table[s]; s++) {
-		if (!in_list(scn, table[s]->name))
+		if (!scenario_selected(scn, table[s]))
 			continue;
 		for (int j = 0; table[s]->params[j].name; j++) {
 			const char *n = table[s]->params[j].name;
@@ -381,7 +381,7 @@ static struct mfam *build_mfams(const struct scenario *const *table, const struc
 	if (b.ncounts < 0)
 		usage_error("--threads", o->sel.threads, "%s", err);
 	for (int s = 0; table[s]; s++)
-		if (in_list(scn, table[s]->name)) {
+		if (scenario_selected(scn, table[s])) {
 			b.rank = s;
 			selection_each(table[s], pre, wls, add_mfams, &b);
 		}
@@ -415,6 +415,10 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	pre = o.sel.presets ? split_list(o.sel.presets) : NULL;
 	wls = o.sel.workloads ? split_list(o.sel.workloads) : NULL;
 	selection_check(table, &o.sel, scn, pre, wls);
+	for (int s = 0; table[s]; s++)
+		if (scenario_selected(scn, table[s]) && bench_unmodelled(table[s]))
+			usage_error("--scenario", table[s]->name, "the model cannot run it: %s",
+				    bench_unmodelled(table[s]));
 	topo = topo_load(o.sel.topology, err, sizeof(err));
 	if (!topo)
 		usage_error("--topology", o.sel.topology, "%s", err);

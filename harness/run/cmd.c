@@ -317,6 +317,10 @@ static int prepare(int argc, char **argv, int check)
 		fprintf(stderr, "pcbench: plans use %d of the host's PUs: excluded %s\n",
 			topo_npus(run.topo), err);
 	build_families(&run.opt, run.topo);
+	for (int i = 0; (check || run.opt.with_model) && i < run.nfams; i++)
+		if (bench_unmodelled(run.fams[i].sc))
+			usage_error(check ? "hitm record" : "--with-model", run.fams[i].sc->name,
+				    "%s", bench_unmodelled(run.fams[i].sc));
 	if (run.opt.dry_run) {
 		print_plan(&run.opt, run.topo);
 		if (run.opt.pmu)
@@ -354,6 +358,11 @@ int measure_main(int argc, char **argv)
 		return st;
 	topo = run.topo;
 	init_context();
+	for (int i = 0; i < run.nfams && !run.kctx.present; i++)
+		if (run.fams[i].sc->flags & BENCH_KERNEL) {
+			kernel_context_read(&run.kctx);
+			run.ctx.real_kernel = run.kctx.json;
+		}
 	run.ctx.options_json = options_json(&run.opt);
 	check_machine(run.topo);
 	stop_on_signals(); /* from here on a signal leaves a consistent run directory */

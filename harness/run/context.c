@@ -195,6 +195,8 @@ static json_t *build(const struct run_context *c, const char *path, char *err, s
 	}
 	if (c->machine && json_object_set(o, "machine", c->machine))
 		goto oom;
+	if (c->real_kernel && json_object_set(o, "real_kernel", c->real_kernel))
+		goto oom;
 	return o;
 oom:
 	snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));

@@ -20,8 +20,9 @@ struct run_context {
 	int interrupted;
 	int argc;
 	char **argv;
-	const char *options_json; /* optional extra object: resolved options, or NULL */
-	struct json_t *machine;	  /* the "machine" object (machine.h), or NULL */
+	const char *options_json;   /* optional extra object: resolved options, or NULL */
+	struct json_t *machine;	    /* the "machine" object (machine.h), or NULL */
+	struct json_t *real_kernel; /* a real-kernel run's "real_kernel" (kcontext.h), or NULL */
 };
 
 /* context_init - fill host, CPU model, kernel and start time; keep argc/argv. */

@@ -60,6 +60,8 @@ static void add_family(const struct build *b, struct family f)
 	}
 	if (f.pus && topo_home_parse(b->topo, f.home_spec, f.pus[0], &f.home, err, sizeof(err)))
 		usage_error("--home", f.home_spec, "%s", err);
+	if (f.pus && f.sc->skip)
+		f.sc->skip(f.cfg, f.skip, sizeof(f.skip));
 	fams_append(&f);
 }
 
@@ -183,7 +185,7 @@ void build_families(const struct options *o, const struct topo *topo)
 	for (int s = 0; all_scenarios[s]; s++) {
 		const struct scenario *sc = all_scenarios[s];
 
-		if (!in_list(scn, sc->name) || !takes_layout(o, sc, scn != NULL, pre, wls))
+		if (!scenario_selected(scn, sc) || !takes_layout(o, sc, scn != NULL, pre, wls))
 			continue;
 		selection_each(sc, pre, wls, add_families, &b);
 		for (int i = 0; scenario_param(sc, i); i++)

@@ -102,6 +102,7 @@ static void window_reset(struct measurement *m)
 	m->nobjs = 0;
 	m->disturbed = 0;
 	m->noise_reason[0] = '\0';
+	m->note[0] = '\0';
 }
 
 void meas_reset(struct measurement *m)
@@ -403,8 +404,11 @@ static void window(struct measurement *m, int tid)
 		m->sc->thread_teardown(m->shared, slot->tstate);
 	pthread_barrier_wait(&m->bar);
 
-	if (tid == 0 && m->shared)
+	if (tid == 0 && m->shared) {
+		if (m->sc->window_end && m->sc->window_end(m->shared, m->note, sizeof(m->note)))
+			fail(m, "%s", m->note);
 		m->sc->teardown(m->shared);
+	}
 	pmu_thread_close(counters);
 	topo_binding_restore(m->topo, saved);
 	current = NULL;
@@ -501,6 +505,7 @@ void meas_result(struct measurement *m, struct meas_result *r)
 	r->aborted = meas_abort != 0;
 	r->failed = atomic_load(&m->failed) || r->aborted;
 	r->reason = m->reason;
+	r->note = m->note;
 	if (r->failed)
 		return;
 	for (int i = 0; i < m->threads; i++) {

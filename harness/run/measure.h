@@ -102,6 +102,7 @@ struct measurement {
 	double steal_frac;	    /* the largest PU's steal over warm-up + window, or NaN */
 	int retries, windows, disturbed_windows, again, disturbed;
 	char noise_reason[160];
+	char note[512]; /* the scenario's window_end() account of the window kept */
 };
 
 struct meas_result {
@@ -120,6 +121,7 @@ struct meas_result {
 	int disturbed_windows;	  /* of those, how many were over the threshold */
 	int disturbed;		  /* this last one too: not a clean window */
 	const char *noise_reason; /* why it was disturbed */
+	const char *note;	  /* the scenario's account of the window (window_end), or "" */
 };
 
 /*

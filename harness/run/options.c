@@ -173,7 +173,12 @@ void list_scenarios(void)
 	for (int i = 0; all_scenarios[i]; i++) {
 		const struct scenario *sc = all_scenarios[i];
 
-		printf("%s\n    %s\n  presets:\n", sc->name, sc->desc);
+		printf("%s\n    %s\n", sc->name, sc->desc);
+		if (sc->flags & BENCH_KERNEL)
+			printf("    (the real kernel: runs only when selected, -s %s; not in the "
+			       "default suite, the model, hitm or layout show)\n",
+			       sc->name);
+		printf("  presets:\n");
 		for (int j = 0; sc->presets[j].name; j++) {
 			struct bench_cfg *cfg;
 
@@ -190,9 +195,14 @@ void list_scenarios(void)
 			cfg_free(cfg);
 		}
 		printf("  workloads:\n");
-		for (int j = 0; sc->workloads[j].name; j++)
+		for (int j = 0; sc->workloads[j].name; j++) {
+			const char *em = sc->emulates ? sc->emulates(sc->workloads[j].name) : NULL;
+
 			printf("    %-10s %s {%s}\n", sc->workloads[j].name, sc->workloads[j].desc,
 			       sc->workloads[j].set);
+			if (sc->emulates)
+				printf("    %-10s   emulated by: %s\n", "", em ? em : "none");
+		}
 		printf("  parameters:\n");
 		for (int j = 0; scenario_param(sc, j); j++) {
 			const struct bench_param *p = scenario_param(sc, j);

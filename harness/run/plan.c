@@ -132,6 +132,11 @@ int in_list(char **list, const char *name)
 	return 0;
 }
 
+int scenario_selected(char **scn, const struct scenario *sc)
+{
+	return scn ? in_list(scn, sc->name) : !(sc->flags & BENCH_KERNEL);
+}
+
 int selection_each(const struct scenario *sc, char **pre, char **wls,
 		   int (*fn)(const struct pick *k, void *arg), void *arg)
 {
@@ -214,7 +219,7 @@ void selection_check(const struct scenario *const *table, const struct selection
 			int found = 0;
 
 			for (int t = 0; table[t]; t++)
-				if (in_list(scn, table[t]->name))
+				if (scenario_selected(scn, table[t]))
 					found |= k ? workload_find(table[t], list[i]) != NULL
 						   : preset_find(table[t], list[i]) != NULL;
 			if (!found)
@@ -227,8 +232,8 @@ void selection_check(const struct scenario *const *table, const struct selection
 		int found = 0;
 
 		for (int t = 0; table[t]; t++)
-			found |=
-			    in_list(scn, table[t]->name) && param_arg_known(table[t], s->params[i]);
+			found |= scenario_selected(scn, table[t]) &&
+				 param_arg_known(table[t], s->params[i]);
 		if (!found)
 			usage_error("--param", s->params[i],
 				    "no selected scenario has parameter %.*s", (int)len,

@@ -65,6 +65,12 @@ void selection_check(const struct scenario *const *table, const struct selection
 /* in_list - @name is in the NULL-terminated @list, or @list is NULL (everything). */
 int in_list(char **list, const char *name);
 
+/*
+ * scenario_selected - @sc is in the -s list @scn; with no list (the default suite), every
+ * scenario but those that run only when named (BENCH_KERNEL).
+ */
+int scenario_selected(char **scn, const struct scenario *sc);
+
 /* One selected (scenario, preset, workload): a family before its threads and placement. */
 struct pick {
 	const struct scenario *sc;

@@ -545,11 +545,34 @@ static int model_cells(struct row *x, const char **v, char (*buf)[40])
 	return run.opt.with_model ? MODEL_NCOLS : 0;
 }
 
+/*
+ * A run of a BENCH_KERNEL scenario: the scenario's note on each window (window_end) and the
+ * kernel measured (compare --by kernel tells merged runs' kernels apart by these).
+ */
+static int kernel_names(const char **cols)
+{
+	static const char *const names[] = {"note", "kernel_release", "kernel_layout_fp"};
+
+	if (!run.kctx.present)
+		return 0;
+	memcpy(cols, names, sizeof(names));
+	return 3;
+}
+
+static int kernel_cells(struct row *x, const char **v, char (*buf)[40])
+{
+	(void)buf;
+	if (!run.kctx.present)
+		return 0;
+	v[0] = x->r && x->r->note ? x->r->note : "";
+	v[1] = run.kctx.release;
+	v[2] = run.kctx.layout_fp;
+	return 3;
+}
+
 static const struct col_family col_families[] = {
-    {matrix_names, matrix_cells},
-    {param_names, param_cells},
-    {event_names, event_cells},
-    {model_names, model_cells},
+    {matrix_names, matrix_cells}, {param_names, param_cells},	{event_names, event_cells},
+    {model_names, model_cells},	  {kernel_names, kernel_cells},
 };
 #define NFAMILIES (int)(sizeof(col_families) / sizeof(col_families[0]))
 

@@ -12,6 +12,7 @@
 #include "context.h"
 #include "csv.h"
 #include "gbshim.h"
+#include "kcontext.h"
 #include "machine.h"
 #include "measure.h"
 #include "model.h"
@@ -39,7 +40,7 @@ struct run {
 	struct options opt;
 	struct family *fams;
 	int nfams;
-	const char *cols[RESULTS_NFIXED + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS];
+	const char *cols[RESULTS_NFIXED + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS + 3];
 	const char *param_cols[SELECTION_MAX_PARAMS]; /* parameter name of each param_ column */
 	int ncols, nparam_cols;
 	struct csv_writer *csv, *csv_extra;
@@ -53,6 +54,7 @@ struct run {
 	struct run_context ctx;
 	struct objects_log *objects; /* objects.json */
 	struct machine machine;	     /* context.json's "machine", the warnings */
+	struct kernel_ctx kctx;	     /* a real-kernel run: context.json's "real_kernel" */
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed, stopped;

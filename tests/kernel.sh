@@ -1,0 +1,79 @@
+#!/bin/sh
+# kernel.sh PCBENCH - the kernel scenario through the binary: --list names what each
+# workload stands for; the default suite and the model leave it out; model, --with-model,
+# hitm record and layout show refuse it with exit 2 and the reason; hackbench at 1 thread
+# is a skipped row (exit 4); a tcp run records the real kernel in context.json (release,
+# build id or why not, the BTF layout, the memory cgroup) and each row's note and kernel
+# columns. test_kernel covers every workload's counts and leaks. No time is asserted.
+set -u
+pcbench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+"$pcbench" --list >"$tmp/list" || no "--list"
+grep -q '^kernel$' "$tmp/list" || no "--list: no kernel scenario"
+grep -q 'emulated by: page_counter:socket' "$tmp/list" || no "--list: tcp's emulation"
+grep -q 'emulated by: per_node:shared' "$tmp/list" || no "--list: page_fault2's emulation"
+
+# the default suite (no -s) does not have it: its workloads select nothing
+(cd "$tmp" && "$pcbench" -w page_fault1 -t 1 >"$tmp/plan" 2>&1)
+[ $? = 2 ] && grep -q 'no selected scenario has it' "$tmp/plan" || no "-w page_fault1 without -s"
+(cd "$tmp" && "$pcbench" -t 1 --benchmark_filter=workload:tcp >"$tmp/plan" 2>&1)
+[ $? = 2 ] && grep -q 'selects nothing' "$tmp/plan" || no "the default suite has kernel tcp"
+
+# refused with exit 2, naming the reason, creating nothing
+refused() {
+	what=$1
+	shift
+	(cd "$tmp" && "$pcbench" "$@" >"$tmp/out" 2>&1)
+	rc=$?
+	[ $rc = 2 ] || no "$what: exit $rc, want 2"
+	grep -q 'measures the running kernel' "$tmp/out" || { no "$what: no reason"; cat "$tmp/out"; }
+	[ -z "$(ls "$tmp" | grep -v '^out$\|^list$\|^plan$')" ] || no "$what: left files: $(ls "$tmp")"
+}
+refused "model -s kernel" model -s kernel -t 2
+refused "--with-model" -s kernel -w tcp -t 1 --with-model -o "$tmp/wm"
+refused "hitm record" hitm record -s kernel -w tcp -t 1 -o "$tmp/hr"
+refused "layout show" layout show v6.1 --scenario kernel --preset running
+"$pcbench" model -t 2 -p v6.0-rc1 -w direct >/dev/null 2>&1 || no "model without -s"
+
+"$pcbench" -s kernel -w hackbench -t 1 -r 1 --time 0.02 -o "$tmp/hb" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 4 ] || { no "hackbench -t 1: exit $rc, want 4"; cat "$tmp/err"; }
+grep -q 'skipped,hackbench needs 2 threads' "$tmp/hb/results.csv" || no "hackbench -t 1: no skipped row with its reason"
+
+"$pcbench" -s kernel -w tcp -t 1 -r 1 --time 0.05 --noise-max off -o "$tmp/tcp" >/dev/null 2>"$tmp/err" ||
+	{ no "tcp -t 1"; cat "$tmp/err"; }
+grep -q 'note: kernel tcp at 1 thread' "$tmp/err" || no "tcp -t 1 does not say sender and receiver share the PU"
+python3 - "$tmp/tcp" "$(uname -r)" <<'PY' || fail=1
+import csv, json, sys
+d, release = sys.argv[1], sys.argv[2]
+bad = []
+k = json.load(open(d + "/context.json")).get("real_kernel")
+if not k:
+    sys.exit(print("FAIL: context.json has no real_kernel") or 1)
+if k["release"] != release:
+    bad.append("release " + k["release"])
+if not (k["build_id"] or k.get("build_id_note")):
+    bad.append("neither a build id nor why not")
+if not (k["btf"].get("layout_fp") or k["btf"].get("note")):
+    bad.append("btf: neither a fingerprint nor why not")
+if k["memcg"]["version"] not in ("v1", "v2", "hybrid", None):
+    bad.append("memcg version " + str(k["memcg"]["version"]))
+for r in csv.DictReader(open(d + "/results.csv")):
+    if r["status"] == "error" and "no operation completed" in r["reason"]:
+        continue
+    if r["status"] not in ("ok", "disturbed"):
+        bad.append("row status " + r["status"] + " " + r["reason"])
+    if r["kernel_release"] != release or r["kernel_layout_fp"] != (k["btf"].get("layout_fp") or ""):
+        bad.append("kernel columns " + r["kernel_release"] + " " + r["kernel_layout_fp"])
+    if "messages sent" not in r["note"] or "loopback" not in r["note"]:
+        bad.append("note " + r["note"])
+for b in bad:
+    print("FAIL: tcp run: " + b)
+sys.exit(1 if bad else 0)
+PY
+[ $fail = 0 ] && echo "ok: kernel scenario through the binary"
+exit $fail
