@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 	/* Every report ends with a checked stdout: a lost write is exit 1, never success. */
 	outfile_stdout_init();
 	atexit(outfile_check_stdout);
-	stop_install(STOP_EXIT, 0); /* measure and model switch to STOP_FLAG */
+	stop_install(STOP_EXIT, 0); /* measure, model and plot switch to STOP_FLAG */
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		opt_usage(stdout, &measure_help);
 		printf("\n");

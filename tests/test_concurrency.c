@@ -9,7 +9,7 @@
  * thread sends to itself), also with `mix`, every level's usage is back at the preload, every
  * stock is drained (a stocked page is a charged page, so the usage says it) and no page is
  * left in flight on any pair's word. Its waits end through bench_window_over(): the first
- * worker done sets meas_all_done, as the end of a measured window would.
+ * worker done sets window_all_done, as the end of a measured window would.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "measure.h"
+#include "window.h"
 #include "check.h"
 #include "scenario_inst.h"
 
@@ -72,7 +72,7 @@ static void *worker(void *arg)
 			atomic_fetch_add(&r->started, 1);
 	}
 	if (r->socket) /* a partner may wait for this thread: end the "window" */
-		atomic_store(&meas_all_done, 1);
+		atomic_store(&window_all_done, 1);
 	pthread_barrier_wait(&r->start); /* every thread has stopped, as in the harness */
 	r->sc->thread_teardown(r->shared, ts);
 	return NULL;
@@ -221,7 +221,7 @@ static void test_one(const struct scenario *sc, const struct conf *c)
 		}
 		for (int t = 0; t < r.threads; t++)
 			pthread_join(tid[t], NULL);
-		atomic_store(&meas_all_done, 0);
+		atomic_store(&window_all_done, 0);
 		pthread_barrier_destroy(&r.start);
 		for (int t = 0; t < r.threads; t++)
 			CHECK(!r.setup_failed[t], "%s: thread_setup failed on thread %d", label, t);

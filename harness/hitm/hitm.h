@@ -17,6 +17,9 @@
 
 /* ---- objects.json, as read back (hitm_objects.c) ---- */
 
+/* The format name objects.json carries (run/objects.c writes it); a reader refuses any other. */
+#define OBJECTS_FORMAT "pcbench-objects-1"
+
 struct hitm_object {
 	char name[64], sname[64];
 	uint64_t base, size;

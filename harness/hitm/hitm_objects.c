@@ -8,7 +8,6 @@
 
 #include "hitm.h"
 #include "infile.h"
-#include "objects.h"
 #include "util.h"
 
 /* str - member @k of @o as a string into @buf; -1 when missing or not a string. */

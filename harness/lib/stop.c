@@ -11,6 +11,9 @@ static volatile sig_atomic_t flag_mode;
 
 static void on_stop(int sig)
 {
+	/* a reader gone: every later write to that pipe raises SIGPIPE again; not a second ask */
+	if (flag_mode && stop_requested && sig == SIGPIPE)
+		return;
 	if (!flag_mode || stop_requested) {
 		outfile_cleanup();
 		_exit(3);

@@ -5,9 +5,13 @@
  * left (lib/outfile's registry).
  *
  * main() installs STOP_EXIT for every command: the handler removes the registered files
- * and ends the process at once. Long commands (measure, model) switch to STOP_FLAG: the
- * handler only sets stop_requested, the command stops at its next check, keeps what it has
- * finished and returns 3; a second signal ends it at once (STOP_EXIT).
+ * and ends the process at once. Long commands (measure, model, plot) switch to STOP_FLAG:
+ * the handler only sets stop_requested, the command stops at its next check, keeps what it
+ * has finished and returns 3; a second signal ends it at once (as STOP_EXIT). With @pipe,
+ * SIGPIPE (stdout or stderr closed) asks to stop as well; the SIGPIPEs of later writes to
+ * the same closed pipe are not a second signal. A command that finds its reader gone
+ * without writing (poll) calls raise(SIGPIPE). A scenario's waits end too:
+ * bench_window_over() is true once a stop was requested.
  *
  * SIGINT is handled even when it was inherited as ignored: a non-interactive shell starts
  * background jobs (`pcbench model ... &`) with SIGINT ignored, and a script that later

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <ucontext.h>
 
-#include "measure.h"
+#include "window.h"
 #include "sim.h"
 #include "stop.h"
 #include "util.h"
@@ -292,7 +292,7 @@ static void vcpu_main(int id)
 			s->progress_step = s->steps;
 		if (v->ops == total && ++s->nfinished == s->T) {
 			s->all_done = 1;
-			atomic_store(&meas_all_done, 1); /* waits in run() end now */
+			atomic_store(&window_all_done, 1); /* waits in run() end now */
 		}
 		tick(s);
 		step(s); /* an operation boundary is a scheduling point too */
@@ -414,9 +414,9 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	s->cur = pick(s);
 	s->v[s->cur].started = 1;
 	pc_trace_hook = model_hook;
-	atomic_store(&meas_all_done, 0);
+	atomic_store(&window_all_done, 0);
 	swapcontext(&s->main_uc, &s->v[s->cur].uc);
-	atomic_store(&meas_all_done, 0);
+	atomic_store(&window_all_done, 0);
 	pc_trace_hook = NULL;
 	cur_sim = NULL;
 

@@ -34,8 +34,6 @@ static void set_current(struct family *f, int rep)
 	run.cur_rep = rep;
 }
 
-static void on_signal(int sig);
-
 /*
  * readers_gone - stdout or stderr is a pipe whose reader went away (poll's POLLERR on a
  * pipe without readers). pcbench writes nothing there while it measures (stderr not a
@@ -64,15 +62,15 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	/* thread 0 sets it; the others allocate (thread setup) after a barrier with it */
 	if (!tid)
 		set_current(f, f->reps_done + 1);
-	meas_thread(&f->m, tid);
+	meas_thread(f->m, tid);
 	if (tid)
 		return;
-	meas_result(&f->m, &r);
+	meas_result(f->m, &r);
 	set_current(NULL, 0); /* from here on, this repetition's row says how it ended */
 	/* interrupted: abandon this measurement, write no partial row */
 	if (r.aborted) {
 		run.stopped = 1;
-		meas_reset(&f->m);
+		meas_reset(f->m);
 		return;
 	}
 	rep = ++f->reps_done;
@@ -94,9 +92,9 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	    why};
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(f, rep, st, st == ST_OK ? what : why);
-	if (!meas_abort && readers_gone()) /* as SIGPIPE: the next window stops at once */
-		on_signal(SIGPIPE);
-	meas_reset(&f->m);
+	if (!stop_requested && readers_gone()) /* as SIGPIPE: the next window stops at once */
+		raise(SIGPIPE);
+	meas_reset(f->m);
 }
 
 /* model_family - the coherence model's prediction for @f (--with-model), kept for its rows. */
@@ -117,22 +115,6 @@ static void model_family(struct family *f, const struct topo *topo)
 		fprintf(stderr, "pcbench: --with-model: %s: %s\n", f->name, mr.reason);
 	model_csv_values(&mr, f->model);
 	model_result_free(&mr);
-}
-
-/*
- * on_signal - the first SIGINT, SIGTERM, SIGHUP or SIGPIPE (stdout or stderr closed) stops
- * the run cleanly (rows whole, context.json interrupted, exit 3), a second one at once.
- */
-static void on_signal(int sig)
-{
-	if (meas_abort && sig == SIGPIPE) /* every later write to that pipe raises it again */
-		return;
-	if (meas_abort) {
-		outfile_cleanup();
-		_exit(3);
-	}
-	meas_abort = 1;
-	stop_requested = sig; /* a --with-model run in progress stops too */
 }
 
 /*
@@ -158,16 +140,6 @@ static void fail_after_create(const char *msg)
 	fprintf(stderr,
 		"pcbench: the run stopped on that error: %d of %d measurements kept in %s%s\n",
 		run.done, run.total, run.run_dir, f ? " (the last one as a status=error row)" : "");
-}
-
-static void stop_on_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
-
-	sigemptyset(&sa.sa_mask);
-	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
 }
 
 /* load_topology - the --topology source; a foreign one only plans (or is checked). */
@@ -365,7 +337,9 @@ int measure_main(int argc, char **argv)
 		}
 	run.ctx.options_json = options_json(&run.opt);
 	check_machine(run.topo);
-	stop_on_signals(); /* from here on a signal leaves a consistent run directory */
+	/* From here on a signal (or stdout/stderr closed: SIGPIPE) leaves a consistent run
+	 * directory: rows whole, context.json interrupted, exit 3; a second one ends it at once. */
+	stop_install(STOP_FLAG, 1);
 	open_outputs(&run.opt);
 	usage_error_after_create(fail_after_create);
 	write_context();
@@ -401,16 +375,17 @@ int measure_main(int argc, char **argv)
 		set_current(f, 1); /* its model and state: a failure is its first row */
 		if (run.opt.with_model)
 			model_family(f, topo);
-		meas_init(&f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
+		f->m = xcalloc(1, sizeof(*f->m));
+		meas_init(f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
 			  run.opt.time_s / 10, &f->home);
-		meas_set_counters(&f->m, run.pmu);
-		meas_set_noise(&f->m, run.opt.noise_max_pct / 100, run.opt.noise_retries);
+		meas_set_counters(f->m, run.pmu);
+		meas_set_noise(f->m, run.opt.noise_max_pct / 100, run.opt.noise_retries);
 		set_current(NULL, 0);
 		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
 	}
-	if (!run.write_failed && !meas_abort)
+	if (!run.write_failed && !stop_requested)
 		gbshim_run(gbf, ngb, run.opt.repetitions, family_thread);
-	if (meas_abort) {
+	if (stop_requested) {
 		run.ctx.interrupted = 1;
 		utc_now(run.ctx.end, sizeof(run.ctx.end));
 		write_context();

@@ -9,21 +9,11 @@
 
 #include "alloc.h"
 #include "measure.h"
+#include "stop.h"
 #include "topology.h"
 #include "util.h"
+#include "window.h"
 #include "work.h"
-
-volatile sig_atomic_t meas_abort;
-atomic_int meas_all_done;
-
-/* The measurement the calling thread belongs to, for bench_window_over(). */
-static _Thread_local struct measurement *current;
-
-int bench_window_over(void)
-{
-	return meas_abort || atomic_load_explicit(&meas_all_done, memory_order_relaxed) ||
-	       (current && atomic_load_explicit(&current->window_over, memory_order_relaxed));
-}
 
 /* A batch of operations is grown until it lasts this long, to keep clock reads cheap. */
 #define BATCH_TARGET_S 20e-6
@@ -158,7 +148,7 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 	uint64_t ops = 0;
 	double t = now_s();
 
-	while (t < end && !meas_abort) {
+	while (t < end && !stop_requested) {
 		double t2;
 		int cpu;
 
@@ -171,7 +161,7 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 			*batch <<= 1;
 		t = t2;
 	}
-	if (end == m->deadline || meas_abort)
+	if (end == m->deadline || stop_requested)
 		atomic_store_explicit(&m->window_over, 1, memory_order_relaxed);
 	return ops;
 }
@@ -332,7 +322,7 @@ static void window(struct measurement *m, int tid)
 	struct pmu_thread *counters = NULL;
 	struct topo_binding *saved = topo_binding_save(m->topo);
 
-	current = m;
+	window_bind(&m->window_over);
 	char err[256];
 	uint64_t batch = 1;
 
@@ -346,7 +336,7 @@ static void window(struct measurement *m, int tid)
 	pthread_barrier_wait(&m->bar);
 
 	/* Interrupted before the setup: no shared state, so no thread may set up either. */
-	if (tid == 0 && !atomic_load(&m->failed) && meas_abort)
+	if (tid == 0 && !atomic_load(&m->failed) && stop_requested)
 		fail(m, "interrupted");
 	else if (tid == 0 && !atomic_load(&m->failed))
 		home_setup(m);
@@ -411,7 +401,7 @@ static void window(struct measurement *m, int tid)
 	}
 	pmu_thread_close(counters);
 	topo_binding_restore(m->topo, saved);
-	current = NULL;
+	window_bind(NULL);
 }
 
 void meas_thread(struct measurement *m, int tid)
@@ -421,7 +411,7 @@ void meas_thread(struct measurement *m, int tid)
 		pthread_barrier_wait(&m->bar); /* every thread's slot is final */
 		if (tid == 0) {
 			m->again = 0;
-			if (!atomic_load(&m->failed) && !meas_abort) {
+			if (!atomic_load(&m->failed) && !stop_requested) {
 				noise_check(m);
 				if (!m->disturbed)
 					starved_check(m);
@@ -502,7 +492,7 @@ void meas_result(struct measurement *m, struct meas_result *r)
 	double t0 = 0, t1 = 0;
 
 	memset(r, 0, sizeof(*r));
-	r->aborted = meas_abort != 0;
+	r->aborted = stop_requested != 0;
 	r->failed = atomic_load(&m->failed) || r->aborted;
 	r->reason = m->reason;
 	r->note = m->note;

@@ -9,7 +9,6 @@
 #define PCBENCH_MEASURE_H
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -17,22 +16,6 @@
 #include "noise.h"
 #include "pmu.h"
 #include "topology.h"
-
-/*
- * meas_abort - set (from a signal handler) to abandon the measurement in progress: its
- * window ends at the next batch, every thread still passes every barrier, and
- * meas_result() reports it as aborted.
- */
-extern volatile sig_atomic_t meas_abort;
-
-/*
- * meas_all_done - set when no operation is wanted any more outside a measured window: by
- * the coherence model (one OS thread) once every virtual CPU has done its operations, or by
- * a test driving scenarios on plain threads. bench_window_over() is then true, so a wait in
- * run() ends as at the end of a measured window instead of spinning on a partner that has
- * stopped. Atomic: other threads read it while one sets it.
- */
-extern atomic_int meas_all_done;
 
 /* Per-thread results, each on its own cache lines; written only by their thread. */
 struct thread_slot {
@@ -110,7 +93,7 @@ struct meas_result {
 	double t0, t1; /* the window: first thread's start, last thread's end (CLOCK_MONOTONIC s) */
 	uint64_t ops, ops_min, ops_max;
 	int failed;
-	int aborted; /* meas_abort interrupted it: write no row */
+	int aborted; /* a stop request (lib/stop) interrupted it: write no row */
 	const char *reason;
 	const struct meas_event *ev; /* pmu_nevents(m->pmu) counters */
 	/* Noise of the window kept: sums over threads (-1: the kernel does not say), the

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "hitm.h"
 #include "objects.h"
 #include "outfile.h"
 #include "util.h"
@@ -44,7 +45,7 @@ static json_t *ns(double s)
 void objects_log_add(struct objects_log *log, const struct family *f, int rep,
 		     const struct meas_result *r)
 {
-	const struct measurement *m = &f->m;
+	const struct measurement *m = f->m;
 	json_t *w = json_object(), *pus = json_array(), *objs = json_array();
 	char buf[40];
 

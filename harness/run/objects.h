@@ -14,9 +14,6 @@
 #include "measure.h"
 #include "plan.h"
 
-/* The format name objects.json carries; a reader refuses any other. */
-#define OBJECTS_FORMAT "pcbench-objects-1"
-
 struct objects_log;
 
 /*

@@ -700,12 +700,12 @@ void home_cell(const struct family *f, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!f->pus)
 		return;
-	if (!f->m.home_known || !f->m.home_nodes) {
+	if (!f->m || !f->m->home_known || !f->m->home_nodes) {
 		topo_home_name(&f->home, buf, len); /* the OS could not tell: as planned */
 		return;
 	}
 	for (int i = 0; i < 64 && used + 4 < len; i++)
-		if (f->m.home_nodes & (1ULL << i))
+		if (f->m->home_nodes & (1ULL << i))
 			used +=
 			    (size_t)snprintf(buf + used, len - used, "%s%d", used ? ";" : "", i);
 }

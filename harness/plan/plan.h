@@ -6,8 +6,9 @@
 #include <stddef.h>
 
 #include "harness.h"
-#include "measure.h"
 #include "topology.h"
+
+struct measurement;
 
 /* ST_DISTURBED: measured, but over the noise limit after every retry (not in statistics) */
 enum status { ST_OK, ST_ERROR, ST_SKIPPED, ST_DISTURBED };
@@ -30,7 +31,7 @@ struct family {
 	int matrix_n;
 	struct topo_home home; /* resolved (valid unless skipped) */
 	char name[256];	       /* Google Benchmark name, key:value style */
-	struct measurement m;
+	struct measurement *m; /* measure: its window (run/measure.h), NULL until set up */
 	int reps_done;
 };
 
