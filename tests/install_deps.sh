@@ -1,8 +1,9 @@
 #!/bin/sh
 # install_deps.sh SRCDIR - scripts/install-deps against fixture os-release files (Debian 12,
-# Ubuntu 24.04, Fedora 41, Rocky 9, an unknown one) through PCBENCH_SYSROOT, with stub
+# Ubuntu 24.04, Fedora 41, Rocky 9, an unknown one, a hostile one) through PCBENCH_SYSROOT, with stub
 # dpkg-query/rpm (nothing installed) and stub apt-get/dnf/id on PATH that log what would
 # run: the exact install commands, runtime and full, and the CRB/EPEL notes on Rocky.
+# os-release is read as data: the hostile fixture's $(...), `...` run nothing.
 set -u
 src=$1
 deps=$src/scripts/install-deps
@@ -23,8 +24,8 @@ expect() { # expect NAME WANT GOT
 }
 apt_rt="apt-get install -y --no-install-recommends cmake make gcc g++ pkg-config git libbenchmark-dev hwloc libhwloc-dev libpfm4-dev libjansson-dev libbpf-dev libgsl-dev"
 dnf_rt="dnf install -y cmake make gcc gcc-c++ pkgconf-pkg-config git google-benchmark-devel hwloc hwloc-devel libpfm-devel jansson-devel libbpf-devel gsl-devel"
-apt_full="$apt_rt gnuplot-nox dwarves clang libclang-rt-dev linux-perf parallel openssh-server openssh-client rpm help2man bash-completion slurm-wlm munge libbenchmark-tools python3-scipy"
-dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt perf parallel openssh-server openssh-clients rpm-build help2man bash-completion slurm-slurmctld slurm-slurmd munge python3-scipy"
+apt_full="$apt_rt gnuplot-nox dwarves clang libclang-rt-dev linux-perf parallel openssh-server openssh-client rpm help2man bash-completion slurm-wlm munge libbenchmark-tools python3-scipy rsync lintian"
+dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt perf parallel openssh-server openssh-clients rpm-build help2man bash-completion slurm-slurmctld slurm-slurmd munge python3-scipy rsync lintian"
 
 for os in debian12 ubuntu2404; do
 	expect "$os --runtime --print" "$apt_rt" "$(PCBENCH_SYSROOT=$fx/$os $deps --runtime --print)"
@@ -56,6 +57,12 @@ PCBENCH_SYSROOT=$fx/fedora41 $deps --no-install --runtime 2>"$tmp/err"
 expect "--no-install exit" 1 $?
 [ ! -e "$LOG" ] || { echo "FAIL: --no-install ran $(cat "$LOG")"; fail=1; }
 grep -q "missing dnf packages: cmake" "$tmp/err" || { echo "FAIL: --no-install message"; fail=1; }
+
+# A hostile os-release (command substitutions in ID_LIKE and PRETTY_NAME): read as data,
+# nothing runs; ID=debian still chooses apt.
+(cd "$tmp" && PCBENCH_SYSROOT=$fx/hostile $deps --runtime --print >"$tmp/out" 2>&1)
+expect "hostile os-release" "$apt_rt" "$(cat "$tmp/out")"
+ls "$tmp" | grep -q pwned && { echo "FAIL: os-release was executed: $(ls "$tmp")"; fail=1; }
 
 # Everything installed: silent, exit 0.
 printf '#!/bin/sh\necho "install ok installed"\n' >"$tmp/bin/dpkg-query"
