@@ -6,7 +6,7 @@
 start_sshd() {
 	d=$1
 	[ "$(id -u)" -eq 0 ] || { echo "SKIP: not root (sshd)"; return 77; }
-	[ -x /usr/sbin/sshd ] || { echo "SKIP: no /usr/sbin/sshd (openssh-server)"; return 77; }
+	[ -x /usr/sbin/sshd ] || { echo "FAIL: no /usr/sbin/sshd (openssh-server: scripts/install-deps)"; return 1; }
 	mkdir -p /run/sshd
 	ssh-keygen -q -t ed25519 -N '' -f "$d/host_key" || return 1
 	ssh-keygen -q -t ed25519 -N '' -f "$d/client_key" || return 1
