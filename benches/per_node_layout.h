@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "lbuild.h"
 
 #define NR_LRU_LISTS 5
 #define ANON_AND_FILE 2
@@ -54,73 +55,6 @@ struct pn_knobs {
 	int zswap;    /* CONFIG_ZSWAP=y: struct zswap_lruvec_state in struct lruvec (v6.8+) */
 	int spinlock; /* sizeof(spinlock_t): 4, 24 (DEBUG_SPINLOCK), 64 (+ DEBUG_LOCK_ALLOC) */
 };
-
-/* ---- the layout builder: C layout rules over ordered field lists ---- */
-
-#define B_MAX_STRUCTS 10
-#define B_MAX_FIELDS 24
-
-struct bfield {
-	char name[LAYOUT_NAME_MAX];
-	size_t off, size;
-	char kind[LAYOUT_NAME_MAX]; /* plain, atomic, ptr, lock, array, or a struct name */
-};
-
-struct bstruct {
-	char name[LAYOUT_NAME_MAX];
-	struct bfield f[B_MAX_FIELDS];
-	int n;
-	size_t size, align;
-};
-
-struct builder {
-	struct bstruct s[B_MAX_STRUCTS];
-	int n;
-};
-
-static struct bstruct *b_struct(struct builder *b, const char *name)
-{
-	struct bstruct *s = &b->s[b->n++];
-
-	memset(s, 0, sizeof(*s));
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	s->align = 1;
-	return s;
-}
-
-/* b_field - the next field: placed at its alignment after the previous one. */
-static void b_field(struct bstruct *s, const char *name, size_t size, size_t align,
-		    const char *kind)
-{
-	struct bfield *f = &s->f[s->n++];
-
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	snprintf(f->kind, sizeof(f->kind), "%s", kind);
-	f->off = (s->size + align - 1) / align * align;
-	f->size = size;
-	s->size = f->off + size;
-	if (align > s->align)
-		s->align = align;
-}
-
-static void b_nested(struct bstruct *s, const char *name, const struct bstruct *t)
-{
-	b_field(s, name, t->size, t->align, t->name);
-}
-
-/* b_end - round the size up to the struct's alignment (the tail padding). */
-static void b_end(struct bstruct *s)
-{
-	s->size = (s->size + s->align - 1) / s->align * s->align;
-}
-
-static const struct bstruct *b_find(const struct builder *b, const char *name)
-{
-	for (int i = 0; i < b->n; i++)
-		if (!strcmp(b->s[i].name, name))
-			return &b->s[i];
-	return NULL;
-}
 
 /*
  * build - struct lruvec and struct mem_cgroup_per_node of one version and config, x86_64
@@ -262,36 +196,15 @@ static void layout_name(const struct pn_knobs *k, char *buf, size_t len)
 /* layout_text - the builder's structs in the layout file format (malloc'd). */
 static char *layout_text(const struct builder *b, const struct pn_knobs *k)
 {
-	size_t cap = 16384, len = 0;
-	char *t = malloc(cap), name[LAYOUT_NAME_MAX];
+	char name[LAYOUT_NAME_MAX], desc[256];
 
-	if (!t)
-		return NULL;
 	layout_name(k, name, sizeof(name));
-	len +=
-	    (size_t)snprintf(t + len, cap - len,
-			     "layout %s\ndesc struct mem_cgroup_per_node at %s, x86_64, "
-			     "MAX_NR_ZONES=%d, LRU_GEN=%s, ZSWAP=%s, spinlock_t %d B (computed by "
-			     "per_node.c)\n",
-			     name, version_names[k->version], k->zones, k->lru_gen ? "y" : "n",
-			     k->zswap ? "y" : "n", k->spinlock);
-	for (int i = 0; i < b->n && len < cap; i++) {
-		const struct bstruct *s = &b->s[i];
-
-		len += (size_t)snprintf(t + len, cap - len, "struct %s size %zu align %zu\n",
-					s->name, s->size, s->align);
-		for (int j = 0; j < s->n && len < cap; j++)
-			len +=
-			    (size_t)snprintf(t + len, cap - len, "\t%s %zu %zu %s\n", s->f[j].name,
-					     s->f[j].off, s->f[j].size, s->f[j].kind);
-		if (len < cap)
-			len += (size_t)snprintf(t + len, cap - len, "end\n");
-	}
-	if (len >= cap) {
-		free(t);
-		return NULL;
-	}
-	return t;
+	snprintf(desc, sizeof(desc),
+		 "struct mem_cgroup_per_node at %s, x86_64, MAX_NR_ZONES=%d, LRU_GEN=%s, ZSWAP=%s, "
+		 "spinlock_t %d B (computed by per_node.c)",
+		 version_names[k->version], k->zones, k->lru_gen ? "y" : "n", k->zswap ? "y" : "n",
+		 k->spinlock);
+	return b_text(b, name, desc);
 }
 
 static int knobs_from_cfg(const struct bench_cfg *cfg, struct pn_knobs *k, char *err, size_t errlen)
@@ -331,11 +244,9 @@ static struct layout *pn_layout(const struct pn_knobs *k, char *err, size_t errl
 	}
 	build(b, k);
 	text = layout_text(b, k);
-	if (text)
-		l = layout_parse(text, "per_node.c (computed)", err, errlen);
-	else
-		bench_error(err, errlen, "layout text too long");
+	l = layout_parse(text, "per_node.c (computed)", err, errlen);
 	free(text);
+	b_free(b);
 	free(b);
 	return l;
 }

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 
 #include "access.h"
+#include "lbuild.h"
 
 #define Q_LOCKED 0x1
 #define Q_PENDING 0x100
@@ -137,31 +138,28 @@ static inline void queued_spin_unlock(pc_lock *lock)
 	pc_lock_store_part(lock, Q_LOCKED_MASK, 0, 0, 1);
 }
 
-/* The layout text of the nodes object for @ncpus CPUs (malloc'd; NULL when out of memory). */
+/* The layout text of the nodes object for @ncpus CPUs (malloc'd). */
 static inline char *qspin_layout_text(int ncpus)
 {
-	size_t cap = 256 + (size_t)ncpus * 48, len;
-	char *t = malloc(cap);
+	struct builder b = {0};
+	struct bstruct *s = b_struct(&b, "mcs_spinlock");
+	char *t;
 
-	if (!t)
-		return NULL;
-	len = (size_t)snprintf(t, cap,
-			       "layout qspinlock-nodes\n"
-			       "desc the per-CPU MCS nodes of the queued spinlock (qspinlock.h)\n"
-			       "struct mcs_spinlock size %d align 8\n"
-			       "\tnext %d 8 ptr\n\tlocked %d 4 lock\n\tcount 12 4 plain\nend\n"
-			       "struct qnodes size %ld align %d\n",
-			       QNODE_SIZE, QNODE_NEXT, QNODE_LOCKED, (long)ncpus * QNODE_STRIDE,
-			       QNODE_STRIDE);
-	for (int c = 0; c < ncpus && len < cap; c++)
-		len += (size_t)snprintf(t + len, cap - len, "\tcpu%d %d %d mcs_spinlock\n", c,
-					c * QNODE_STRIDE, QNODE_SIZE);
-	if (len < cap)
-		len += (size_t)snprintf(t + len, cap - len, "end\n");
-	if (len >= cap) {
-		free(t);
-		return NULL;
+	b_field(s, "next", 8, 8, "ptr");
+	b_field(s, "locked", 4, 4, "lock");
+	b_field(s, "count", 4, 4, "plain");
+	b_end(s);
+	s = b_struct(&b, "qnodes");
+	for (int c = 0; c < ncpus; c++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "cpu%d", c);
+		b_field(s, name, QNODE_SIZE, QNODE_STRIDE, "mcs_spinlock");
 	}
+	b_end(s);
+	t = b_text(&b, "qspinlock-nodes",
+		   "the per-CPU MCS nodes of the queued spinlock (qspinlock.h)");
+	b_free(&b);
 	return t;
 }
 
