@@ -4,9 +4,9 @@
  * up: (A) no xchg in propagate_protected_usage when nothing changed, (B) the v6.1
  * struct page_counter layout, (C) MEMCG_CHARGE_BATCH 32 -> 64. Every thread charges the
  * same leaf of a root/L1/.../leaf hierarchy (`levels` counters, default 4), as 36 netperf
- * instances in one cgroup do; in `socket` the pages are charged on one CPU and uncharged on
- * another, as netperf/netserver pairs over loopback do.
- * Kernel facts: ../shared/reference/kernel-memcg.md sections 1-3 and 7, docs/scenarios.md.
+ * instances in one cgroup do; `socket` (sock.h) is netperf TCP_SENDFILE over loopback as
+ * v6.0 charges it, `stocked_xcpu` charges on one CPU and uncharges on another.
+ * Kernel facts: docs/kernel-facts.md.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -14,35 +14,35 @@
 
 #include "bench.h"
 #include "memcg.h"
+#include "sock.h"
 
 #define MIN_PAGES 256		  /* memory.min on L1: 1 MiB worth of 4 KiB pages */
 #define LOW_PAGES (2 * MIN_PAGES) /* memory.low on L1 */
-#define SOCK_JIFFIES 1000000L	  /* "now": past every socket_pressure deadline (all 0) */
 #define MEMCG_NR_STAT 48	  /* v6.0: 41 node items + 7 memcg items (memcg.h) */
 
-/* struct sock_pages: the pages in flight on one socket pair, shared by its two threads. */
-#define SOCK_LAYOUT                                                                                \
-	"layout socket\n"                                                                          \
-	"desc the pages a sender has charged and its receiver not yet uncharged (one socket)\n"    \
-	"struct sock_pages size 64 align 64\n"                                                     \
-	"\tpending 0 8 atomic\n"                                                                   \
+/* struct xcpu_pair: the pages one CPU has charged and its partner not yet uncharged. */
+#define XCPU_LAYOUT                                                                                \
+	"layout stocked-xcpu\n"                                                                    \
+	"desc the pages charged on one CPU and not yet uncharged on its partner\n"                 \
+	"struct xcpu_pair size 64 align 64\n"                                                      \
+	"\tinflight 0 8 atomic\n"                                                                  \
 	"end\n"
 
-enum pc_mode { PC_DIRECT, PC_STOCKED, PC_SOCKET };
-enum sock_role { SOCK_SENDER, SOCK_RECEIVER, SOCK_SELF };
+enum pc_mode { PC_DIRECT, PC_STOCKED, PC_SOCKET, PC_XCPU };
 
 /* The algorithm (page_counter, stock, try_charge_memcg) is in memcg.h, shared with kmem.c. */
 struct pc_shared {
 	struct memcg_offs o;
 	struct memcg_rstat rstat;
-	long nr, burst, window, walks, mix;
+	long nr, unr, burst; /* pages per charge, per uncharge, stocked burst */
 	int mode, levels, nthreads, npairs, uniform;
 	unsigned long seed;
 	char *cg[MEMCG_MAX_LEVELS]; /* the modelled mem_cgroups; cg[0] is root, the last the leaf */
 	const struct layout *layout;
-	/* socket: one struct sock_pages per pair, and the global rstat threshold */
-	pc_word **sock;
-	char (*sock_names)[16];
+	/* socket, stocked_xcpu: one pair object per pair, and the global rstat threshold */
+	struct sock_cfg sc;
+	void **pair;
+	char (*pair_names)[16];
 	struct memcg_globals *globals;
 	struct layout *slayout, *glayout;
 };
@@ -51,12 +51,10 @@ struct pc_shared {
 struct pc_thread {
 	struct memcg_stock stock;
 	unsigned long rng;
-	long step;   /* stocked: position in the burst, [0, 2 * k) */
-	long k;	     /* stocked: charges in this burst */
-	long held;   /* stocked: pages charged in this burst and not yet uncharged */
-	int role;    /* socket */
-	pc_word *sk; /* socket: the pair's pending pages */
-	long own;    /* socket: pages of a message this CPU uncharges itself (mix) */
+	long step;		 /* stocked: position in the burst, [0, 2 * k) */
+	long k;			 /* stocked: charges in this burst */
+	long held;		 /* stocked: pages charged and not yet uncharged */
+	struct sock_thread sock; /* socket, stocked_xcpu: the thread's part in its pair */
 	long stats_updates;
 	long state[MEMCG_NR_STAT];
 };
@@ -69,6 +67,30 @@ static unsigned long rng_next(unsigned long *x)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9UL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebUL;
 	return z ^ (z >> 31);
+}
+
+/* check_socket - the socket workload's message, skb and window fit together. */
+static int check_socket(const struct bench_cfg *cfg, const struct layout *l, char *err,
+			size_t errlen)
+{
+	long msg = bench_long(cfg, "msg"), skb = bench_long(cfg, "skb_msgs") * msg;
+
+	if (layout_offset(l, "mem_cgroup", "socket_pressure") < 0) {
+		bench_error(err, errlen,
+			    "layout %s: the socket workload needs mem_cgroup.socket_pressure",
+			    l->name);
+		return -1;
+	}
+	if (skb + msg > bench_long(cfg, "window") * SK_PAGE) {
+		bench_error(
+		    err, errlen,
+		    "window=%ld pages (%ld bytes) must hold an skb of skb_msgs=%ld x msg=%ld "
+		    "bytes plus one more message",
+		    bench_long(cfg, "window"), bench_long(cfg, "window") * SK_PAGE,
+		    bench_long(cfg, "skb_msgs"), msg);
+		return -1;
+	}
+	return 0;
 }
 
 static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
@@ -86,12 +108,8 @@ static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 			    bench_long(cfg, "burst"), bench_long(cfg, "nr"));
 		return -1;
 	}
-	if (!strcmp(wl, "socket") && layout_offset(l, "mem_cgroup", "socket_pressure") < 0) {
-		bench_error(err, errlen,
-			    "layout %s: the socket workload needs mem_cgroup.socket_pressure",
-			    l->name);
+	if (!strcmp(wl, "socket") && check_socket(cfg, l, err, errlen))
 		return -1;
-	}
 	if (bench_long(cfg, "preload") <= 2 * LOW_PAGES) {
 		bench_error(err, errlen, "preload=%ld must be well above memory.low (%d pages)",
 			    bench_long(cfg, "preload"), LOW_PAGES);
@@ -102,10 +120,13 @@ static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 
 static void teardown(void *shared);
 
-/* sock_setup - the socket workload's pair words and the global rstat threshold. */
-static int sock_setup(struct pc_shared *s, const struct bench_cfg *cfg, char *err, size_t errlen)
+/* pair_setup - socket, stocked_xcpu: one pair object per pair and the global threshold. */
+static int pair_setup(struct pc_shared *s, const struct bench_cfg *cfg, char *err, size_t errlen)
 {
-	s->slayout = layout_parse(SOCK_LAYOUT, "page_counter.c", err, errlen);
+	const int sock = s->mode == PC_SOCKET;
+	const size_t size = sock ? sizeof(struct sock_pair) : 64;
+
+	s->slayout = layout_parse(sock ? SOCK_LAYOUT : XCPU_LAYOUT, "page_counter.c", err, errlen);
 	s->glayout = layout_parse(MEMCG_GLOBALS_LAYOUT, "memcg.h", err, errlen);
 	if (!s->slayout || !s->glayout)
 		return -1;
@@ -116,15 +137,26 @@ static int sock_setup(struct pc_shared *s, const struct bench_cfg *cfg, char *er
 	    .online_cpus = s->nthreads,
 	    .unconditional = 0, /* capped since 873f64b791a2, before v6.0-rc1 */
 	};
+	if (sock)
+		s->sc = (struct sock_cfg){
+		    .msg = bench_long(cfg, "msg"),
+		    .folio = bench_long(cfg, "folio"),
+		    .skb_head = bench_long(cfg, "skb_head"),
+		    .skb_msgs = bench_long(cfg, "skb_msgs"),
+		    .window = bench_long(cfg, "window") * SK_PAGE,
+		    .rx_root = !strcmp(bench_str(cfg, "receiver"), "root"),
+		    .ack = !strcmp(bench_str(cfg, "ack"), "sender")	? ACK_SENDER
+			   : !strcmp(bench_str(cfg, "ack"), "receiver") ? ACK_RECEIVER
+									: ACK_WINDOW,
+		    .walk = !strcmp(bench_str(cfg, "reclaim_walk"), "on"),
+		};
 	s->npairs = (s->nthreads + 1) / 2;
-	s->sock = bench_alloc((size_t)s->npairs * sizeof(*s->sock), BENCH_PAD);
-	s->sock_names = bench_alloc((size_t)s->npairs * sizeof(*s->sock_names), BENCH_PAD);
+	s->pair = bench_alloc((size_t)s->npairs * sizeof(*s->pair), BENCH_PAD);
+	s->pair_names = bench_alloc((size_t)s->npairs * sizeof(*s->pair_names), BENCH_PAD);
 	for (int p = 0; p < s->npairs; p++) {
-		s->sock[p] =
-		    bench_alloc(64, BENCH_PAD); /* a line of its own, no prefetch partner */
-		snprintf(s->sock_names[p], sizeof(s->sock_names[p]), "sk%d", p);
+		s->pair[p] = bench_alloc(size, BENCH_PAD); /* lines of its own */
+		snprintf(s->pair_names[p], sizeof(s->pair_names[p]), "sk%d", p);
 	}
-	(void)cfg;
 	return 0;
 }
 
@@ -145,15 +177,14 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	o->batch = bench_long(cfg, "batch");
 	o->cond_xchg = !strcmp(bench_str(cfg, "propagate"), "cond-xchg");
 	s->nr = bench_long(cfg, "nr");
+	s->unr = bench_long(cfg, "uncharge_nr") ? bench_long(cfg, "uncharge_nr") : s->nr;
 	s->burst = bench_long(cfg, "burst");
 	s->uniform = !strcmp(bench_str(cfg, "burst_dist"), "uniform");
 	s->seed = (unsigned long)bench_long(cfg, "seed");
-	s->window = bench_long(cfg, "window");
-	s->walks = bench_long(cfg, "walks");
-	s->mix = bench_long(cfg, "mix");
-	s->mode = !strcmp(wl, "socket")	   ? PC_SOCKET
-		  : !strcmp(wl, "stocked") ? PC_STOCKED
-					   : PC_DIRECT;
+	s->mode = !strcmp(wl, "socket")		? PC_SOCKET
+		  : !strcmp(wl, "stocked")	? PC_STOCKED
+		  : !strcmp(wl, "stocked_xcpu") ? PC_XCPU
+						: PC_DIRECT;
 	s->levels = (int)bench_long(cfg, "levels");
 	s->nthreads = bench_threads(cfg);
 	s->layout = l;
@@ -164,7 +195,7 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	if (s->levels > 1)
 		page_counter_set_prot(o, s->cg[1] + o->memory, MIN_PAGES, LOW_PAGES);
 	page_counter_charge(o, s->cg[s->levels - 1] + o->memory, bench_long(cfg, "preload"));
-	if (s->mode == PC_SOCKET && sock_setup(s, cfg, err, errlen)) {
+	if ((s->mode == PC_SOCKET || s->mode == PC_XCPU) && pair_setup(s, cfg, err, errlen)) {
 		teardown(s);
 		return NULL;
 	}
@@ -177,10 +208,10 @@ static void teardown(void *shared)
 
 	for (int i = 0; i < s->levels; i++)
 		bench_free(s->cg[i]);
-	for (int p = 0; s->sock && p < s->npairs; p++)
-		bench_free(s->sock[p]);
-	bench_free(s->sock);
-	bench_free(s->sock_names);
+	for (int p = 0; s->pair && p < s->npairs; p++)
+		bench_free(s->pair[p]);
+	bench_free(s->pair);
+	bench_free(s->pair_names);
 	bench_free(s->globals);
 	layout_free(s->slayout);
 	layout_free(s->glayout);
@@ -205,28 +236,21 @@ static void *thread_setup(void *shared, int thread)
 	st->rng = s->seed * 0x100000001b3UL + (unsigned long)thread;
 	if (s->mode == PC_STOCKED)
 		st->k = new_burst(s, st);
-	if (s->mode == PC_SOCKET) {
-		st->sk = s->sock[thread / 2];
-		st->role = thread == s->nthreads - 1 && s->nthreads % 2 ? SOCK_SELF
-			   : thread % 2					? SOCK_RECEIVER
-									: SOCK_SENDER;
+	if (s->mode == PC_SOCKET || s->mode == PC_XCPU) {
+		st->sock.sk = s->pair[thread / 2];
+		st->sock.role = thread == s->nthreads - 1 && s->nthreads % 2 ? SOCK_SELF
+				: thread % 2				     ? SOCK_RECEIVER
+									     : SOCK_SENDER;
 	}
 	return st;
 }
 
-/*
- * sock_uncharge - what freeing @n pages of a socket does on this CPU (v6.0, cgroup v2):
- * __sk_mem_reduce_allocated -> mem_cgroup_uncharge_skmem = mod_memcg_state(MEMCG_SOCK, -n)
- * + refill_stock(n), then sk_under_memory_pressure -> mem_cgroup_under_socket_pressure,
- * @walks times per message.
- */
-static void sock_uncharge(const struct pc_shared *s, const struct memcg_offs *o,
-			  const struct memcg_rstat *r, struct pc_thread *st, char *leaf, long n)
+/* cpu_of - what the socket model charges through on this thread. */
+static struct sock_cpu cpu_of(struct pc_shared *s, struct pc_thread *st, const struct memcg_offs *o,
+			      const struct memcg_rstat *r)
 {
-	mod_memcg_state(r, st->state, &st->stats_updates, MEMCG_SOCK, -n);
-	refill_stock(o, &st->stock, leaf, n);
-	for (long w = 0; w < s->walks; w++)
-		mem_cgroup_under_socket_pressure(o, leaf, SOCK_JIFFIES);
+	return (struct sock_cpu){
+	    o, r, &s->sc, &st->stock, st->state, &st->stats_updates, s->cg[s->levels - 1]};
 }
 
 static void thread_teardown(void *shared, void *tstate)
@@ -236,75 +260,50 @@ static void thread_teardown(void *shared, void *tstate)
 	const struct memcg_offs *o = &s->o;
 	char *leaf = s->cg[s->levels - 1];
 
-	if (s->mode == PC_STOCKED) {
-		/* Give back what the unfinished burst still holds, then the stock. */
-		for (; st->held >= s->nr; st->held -= s->nr)
-			refill_stock(o, &st->stock, leaf, s->nr);
-	}
+	if (s->mode == PC_STOCKED && st->held) /* what the unfinished burst still holds */
+		refill_stock(o, &st->stock, leaf, st->held);
 	if (s->mode == PC_SOCKET) {
-		/* Every thread has stopped: the receiving side takes what is still in flight. */
-		long n = st->role == SOCK_SENDER ? 0 : pc_xchg(st->sk, 0);
+		struct sock_cpu k = cpu_of(s, st, o, &s->rstat);
 
-		if (st->own)
-			sock_uncharge(s, o, &s->rstat, st, leaf, st->own);
+		sock_close(&k, &st->sock); /* every thread has stopped */
+	}
+	if (s->mode == PC_XCPU && st->sock.role != SOCK_SENDER) {
+		long n = pc_xchg((pc_word *)st->sock.sk, 0) + st->held;
+
 		if (n)
-			sock_uncharge(s, o, &s->rstat, st, leaf, n);
-		st->own = 0;
+			refill_stock(o, &st->stock, leaf, n);
 	}
 	drain_stock(o, &st->stock);
 	bench_free(st);
 }
 
-/* wait_while - spin while *@p compares to @v as @above says; -1 once the window is over. */
-static int wait_while(pc_word *p, long v, int above)
-{
-	unsigned spins = 0;
-
-	while (above ? pc_load(p) > v : pc_load(p) < v)
-		if (bench_spin(&spins))
-			return -1;
-	return 0;
-}
-
 /*
- * run_socket - one operation is one charge or one uncharge of a message's `nr` pages, on
- * the thread that does it. A sender (thread 2k) waits while more than `window` pages are in
- * flight, charges through its stock (mem_cgroup_charge_skmem: try_charge_memcg +
- * mod_memcg_state(MEMCG_SOCK, +nr)) and adds the pages to the pair's word; `mix` percent of
- * its messages it uncharges itself instead (its next operation). A receiver (2k + 1) waits
- * for a message, takes it off the word and uncharges it (sock_uncharge). A thread without a
- * partner sends to itself: it alternates the two, and its stock absorbs both.
+ * run_xcpu - stocked_xcpu: thread 2k charges `nr` pages per operation through its stock and
+ * hands them to thread 2k+1 (waiting while more than `burst` pages are in flight), which
+ * uncharges them `uncharge_nr` at a time through its own stock (as a socket's sender and
+ * receiver CPUs do). A thread without a partner does both, in turn.
  */
-static uint64_t run_socket(struct pc_shared *s, struct pc_thread *st, uint64_t n)
+static uint64_t run_xcpu(struct pc_shared *s, struct pc_thread *st, uint64_t n)
 {
 	const struct memcg_offs local = s->o, *o = &local;
-	const struct memcg_rstat rstat = s->rstat, *r = &rstat;
+	pc_word *w = (pc_word *)st->sock.sk;
 	char *leaf = s->cg[s->levels - 1];
-	const long nr = s->nr;
 	uint64_t i;
 
 	for (i = 0; i < n; i++) {
-		int recv =
-		    st->role == SOCK_RECEIVER || (st->role == SOCK_SELF && pc_load(st->sk) >= nr);
+		int un = st->sock.role == SOCK_RECEIVER ||
+			 (st->sock.role == SOCK_SELF && pc_load(w) >= s->unr);
 
-		if (st->own) { /* an ACK or receive processed on the sender's CPU */
-			sock_uncharge(s, o, r, st, leaf, st->own);
-			st->own = 0;
-		} else if (recv) {
-			if (wait_while(st->sk, nr, 0))
+		if (un) {
+			if (sock_wait_while(w, s->unr, 0))
 				break;
-			pc_add(st->sk, -nr);
-			sock_uncharge(s, o, r, st, leaf, nr);
+			pc_add(w, -s->unr);
+			refill_stock(o, &st->stock, leaf, s->unr);
 		} else {
-			if (wait_while(st->sk, s->window, 1))
+			if (sock_wait_while(w, s->burst, 1))
 				break;
-			if (try_charge_memcg(o, &st->stock, leaf, nr))
-				continue; /* not reached: max is PAGE_COUNTER_MAX */
-			mod_memcg_state(r, st->state, &st->stats_updates, MEMCG_SOCK, nr);
-			if (s->mix && (long)(rng_next(&st->rng) % 100) < s->mix)
-				st->own = nr;
-			else
-				pc_add(st->sk, nr);
+			try_charge_memcg(o, &st->stock, leaf, s->nr);
+			pc_add(w, s->nr);
 		}
 	}
 	return i;
@@ -315,11 +314,20 @@ static uint64_t run(void *shared, void *tstate, uint64_t n)
 	struct pc_shared *s = shared;
 	struct pc_thread *st = tstate;
 	const struct memcg_offs local = s->o, *o = &local;
+	const struct memcg_rstat rstat = s->rstat;
 	char *leaf = s->cg[s->levels - 1], *leaf_memory = leaf + o->memory;
 	long nr = s->nr;
 
-	if (s->mode == PC_SOCKET)
-		return run_socket(s, st, n);
+	if (s->mode == PC_SOCKET) {
+		struct sock_cpu k = cpu_of(s, st, o, &rstat);
+		uint64_t i;
+
+		for (i = 0; i < n && !sock_op(&k, &st->sock); i++)
+			;
+		return i;
+	}
+	if (s->mode == PC_XCPU)
+		return run_xcpu(s, st, n);
 	if (s->mode == PC_DIRECT) {
 		for (uint64_t i = 0; i < n; i++) {
 			if (!page_counter_try_charge(o, leaf_memory, nr))
@@ -327,14 +335,18 @@ static uint64_t run(void *shared, void *tstate, uint64_t n)
 		}
 		return n;
 	}
-	/* One operation = one charge plus (later in the burst) the uncharge of its pages. */
+	/*
+	 * One operation = one charge plus (later in the burst) its share of the uncharges,
+	 * `uncharge_nr` pages at a time (mem_cgroup_uncharge_skmem on v2 is refill_stock;
+	 * its MEMCG_SOCK stat update is left out here, as in the charge).
+	 */
 	for (uint64_t i = 0; i < 2 * n; i++) {
 		if (st->step < st->k) {
 			if (!try_charge_memcg(o, &st->stock, leaf, nr))
 				st->held += nr;
-		} else if (st->held >= nr) { /* only what was charged is given back */
-			refill_stock(o, &st->stock, leaf, nr); /* mem_cgroup_uncharge_skmem on v2 */
-			st->held -= nr;
+		} else if (st->held >= s->unr) { /* only what was charged is given back */
+			refill_stock(o, &st->stock, leaf, s->unr);
+			st->held -= s->unr;
 		}
 		if (++st->step == 2 * st->k) {
 			st->step = 0;
@@ -349,14 +361,15 @@ static int objects(void *shared, struct bench_object *out, int max)
 	struct pc_shared *s = shared;
 	int i = memcg_level_objects(s->cg, s->levels, s->layout, out, max);
 
-	if (s->mode != PC_SOCKET)
+	if (s->mode != PC_SOCKET && s->mode != PC_XCPU)
 		return i;
 	if (i < max)
 		out[i++] = (struct bench_object){"stats_flush_threshold", "memcg_globals",
 						 s->globals, s->glayout};
 	for (int p = 0; p < s->npairs && i < max; p++)
-		out[i++] =
-		    (struct bench_object){s->sock_names[p], "sock_pages", s->sock[p], s->slayout};
+		out[i++] = (struct bench_object){s->pair_names[p],
+						 s->mode == PC_SOCKET ? "sock_pair" : "xcpu_pair",
+						 s->pair[p], s->slayout};
 	return i;
 }
 
@@ -372,12 +385,31 @@ static const struct bench_param params[] = {
     {"burst_dist", "uniform",
      "stocked: each burst's charges fixed, or uniform in [1, 2 * burst / nr - 1] (seeded)",
      "fixed|uniform", 0, 0},
-    {"seed", "1", "stocked bursts, socket mix: seed of each thread's generator", NULL, 0, 1L << 40},
+    {"seed", "1", "stocked bursts: seed of each thread's generator", NULL, 0, 1L << 40},
+    {"uncharge_nr", "0",
+     "stocked, stocked_xcpu: pages per uncharge (0: nr; sk_mem_reclaim gives back all whole "
+     "pages at once)",
+     NULL, 0, 1 << 20},
     {"window", "32",
      "socket: pages in flight above which a sender waits (tcp_rmem[1] 128 KiB / 4 KiB)", NULL, 1,
      1 << 24},
-    {"walks", "2", "socket: mem_cgroup_under_socket_pressure walks per uncharge", NULL, 0, 64},
-    {"mix", "0", "socket: percent of messages the sender's own CPU uncharges", NULL, 0, 100},
+    {"msg", "10240", "socket: bytes per sendfile() call (netperf -m 10K)", NULL, 1, 1 << 24},
+    {"folio", "4096", "socket: page-cache folio bytes, the largest pipe buffer (order-0)", NULL,
+     512, 1 << 21},
+    {"skb_head", "1280",
+     "socket: truesize of a new skb before data (kmalloc-1k head + struct sk_buff)", NULL, 0,
+     1 << 16},
+    {"skb_msgs", "1", "socket: messages per skb (1: each sendfile's push sends its skb)", NULL, 1,
+     64},
+    {"receiver", "same", "socket: the receiver's memcg: same (the sender's leaf) or root",
+     "same|root", 0, 0},
+    {"ack", "window",
+     "socket: where the sender's skbs are freed: window (the receiver's CPU while the sender "
+     "sleeps for room, else the sender's), sender, receiver",
+     "window|sender|receiver", 0, 0},
+    {"reclaim_walk", "on",
+     "socket: __sk_mem_reduce_allocated walks socket pressure (off: 2d0c88e84e48, v6.5)", "on|off",
+     0, 0},
     MEMCG_LEVELS_PARAM,
     {"preload", "65536", "pages charged to the leaf at setup (usage well above min/low)", NULL, 1,
      1L << 40},
@@ -398,14 +430,18 @@ static const struct bench_preset presets[] = {
 
 static const struct bench_workload workloads[] = {
     {"socket",
-     "netperf over loopback: thread 2k charges nr pages per message, thread 2k+1 uncharges "
-     "them with socket-pressure walks",
-     "nr=3"},
+     "netperf TCP_SENDFILE over loopback: thread 2k sends 10 KiB messages (tx and rx charges "
+     "on its CPU), thread 2k+1 reads and frees them (sock.h)",
+     ""},
     {"direct", "page_counter_try_charge + page_counter_uncharge of nr pages, no stock", "nr=1"},
     {"stocked",
      "v6.0 memcg charge on one CPU: per-thread stock, batch refills, high-limit walk; "
      "seeded bursts of `burst` pages on average",
      "nr=3"},
+    {"stocked_xcpu",
+     "charge nr pages through one CPU's stock, uncharge them through its partner's "
+     "(thread 2k -> 2k+1, at most `burst` pages in flight)",
+     "nr=1"},
     {NULL},
 };
 

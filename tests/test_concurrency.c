@@ -100,22 +100,35 @@ static void check_state(const char *label, const struct conf *c, const struct be
 	const long preload = bench_long(cfg, "preload");
 	const int stocked = !strcmp(bench_workload_name(cfg), "stocked");
 	const int socket = !strcmp(bench_workload_name(cfg), "socket");
+	const int xcpu = !strcmp(bench_workload_name(cfg), "stocked_xcpu");
 	const long nr = bench_long(cfg, "nr"), batch = bench_long(cfg, "batch");
 	/* What one thread can have charged at once: its charge in flight, or (stocked) the
 	 * largest burst, the stock and the batch being charged, or (socket) its stock, the
-	 * batch being charged, its pair's window and message, its own message. */
+	 * batch being charged, its pair's window charged twice (tx and rx) with an skb more
+	 * and the forward allocations, or (stocked_xcpu) its stock and its pair's burst. */
+	const long skb =
+	    (bench_long(cfg, "skb_head") + bench_long(cfg, "skb_msgs") * bench_long(cfg, "msg")) /
+		4096 +
+	    2;
 	const long per_thread = stocked	 ? 2 * bench_long(cfg, "burst") + batch + nr
-				: socket ? 2 * batch + bench_long(cfg, "window") + 2 * nr
+				: socket ? 2 * batch + 2 * (bench_long(cfg, "window") + 2 * skb)
+				: xcpu	 ? 2 * batch + bench_long(cfg, "burst") + 2 * nr
 					 : nr;
-	const long wm_min = preload + (stocked || socket ? batch : nr);
+	const long wm_min = preload + (stocked || socket || xcpu ? batch : nr);
 	char what[400];
 
+	/* Conservation: nothing in flight, nothing left in a socket's forward allocation. */
 	for (int i = NLEVELS; i < nobj; i++) {
-		if (strcmp(obj[i].sname, "sock_pages"))
-			continue;
-		snprintf(what, sizeof(what), "%s: %s pages in flight after teardown", label,
-			 obj[i].name);
-		CHECK_EQ(what, obj_val(&obj[i], "pending"), 0);
+		static const char *const words[] = {"pending", "acked", "tx_fwd", "rx_fwd",
+						    "inflight"};
+
+		for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
+			if (layout_offset(obj[i].layout, obj[i].sname, words[w]) < 0)
+				continue;
+			snprintf(what, sizeof(what), "%s: %s.%s after teardown", label, obj[i].name,
+				 words[w]);
+			CHECK_EQ(what, obj_val(&obj[i], words[w]), 0);
+		}
 	}
 
 	for (int lv = 0; lv < NLEVELS; lv++) {
@@ -241,7 +254,10 @@ int main(int argc, char **argv)
 	 * low_usage change on every op, in both propagate modes, under contention.
 	 */
 	static char *const cross_user[] = {"preload=2048", "nr=300", "burst=300"};
-	static char *const mix_user[] = {"mix=30"};
+	static char *const sock_user[][2] = {{"ack=window", "receiver=same"},
+					     {"ack=sender", "receiver=root"},
+					     {"ack=receiver", "skb_msgs=3"},
+					     {"reclaim_walk=off", "folio=16384"}};
 	const struct scenario *sc = scenario_find("page_counter");
 
 	(void)argc;
@@ -256,8 +272,8 @@ int main(int argc, char **argv)
 		test_one(sc, &(struct conf){p, workload_find(sc, "direct"), cross_user, 3,
 					    2048 + 100, 2048 + 400, 0});
 		for (int t = 1; t <= THREADS; t++)
-			test_one(sc, &(struct conf){p, workload_find(sc, "socket"), mix_user, 1, 0,
-						    0, t});
+			test_one(sc, &(struct conf){p, workload_find(sc, "socket"),
+						    (char **)sock_user[(t - 1) % 4], 2, 0, 0, t});
 	}
 	if (failures) {
 		fprintf(stderr, "test_concurrency: %d failure(s)\n", failures);
