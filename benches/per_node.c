@@ -5,7 +5,7 @@
  * into a pointer, and "memcg: rearrange fields of mem_cgroup_per_node" moved the read-mostly
  * pointers to the front. Every thread faults pages into one memcg's per-node struct (the
  * `shared` workload, as will-it-scale page_fault2 in one cgroup) or into its own (`private`).
- * Kernel facts: ../shared/reference/kernel-memcg.md sections 3.6 and 5.
+ * Kernel facts: docs/kernel-facts.md sections 3, 6 and 7.
  *
  * The layouts are computed, not typed in: struct lruvec and struct mem_cgroup_per_node are
  * ordered field lists (size, alignment, array dimensions that depend on the knobs zones =
@@ -41,9 +41,10 @@ struct pn_offs {
 	long lock, list;	 /* lruvec.lru_lock, lruvec.lists[lru] */
 	long zone_size;		 /* lru_zone_size[ZONE_NORMAL][lru] */
 	int lru, mapped_idx;
-	int use_list; /* LRU_UNEVICTABLE folios are on no list */
-	int qspin;    /* lru_lock is a qspinlock (else a test-and-set lock) */
-	long fbatch;  /* folios per lru_lock hold: PAGEVEC_SIZE */
+	int use_list;	  /* LRU_UNEVICTABLE folios are on no list */
+	int qspin;	  /* lru_lock is a qspinlock (else a test-and-set lock) */
+	long fbatch_add;  /* folios per lru_add drain (one lru_lock hold): PAGEVEC_SIZE */
+	long fbatch_free; /* folios per free-side lru_lock hold */
 };
 
 #define PN(base, f) ((pc_word *)((base) + o->f))
@@ -69,7 +70,7 @@ struct pn_shared {
 /*
  * One thread = one CPU: its per-CPU statistics blocks (node, memcg, lruvec) are its own,
  * found the kernel's way, pointer + this CPU's offset, from the pointers it loads. Its
- * folios are a ring of depth + fbatch struct pages: `live` mapped ones (the newest `nadd`
+ * folios are a ring of depth + fbatch_free struct pages: `live` mapped ones (the newest `nadd`
  * of them still in the CPU's lru_add folio batch, not yet on the LRU) and, behind them,
  * `nfree` unmapped ones in the batch being freed, still on the LRU.
  */
@@ -205,8 +206,10 @@ static inline void lru_add_drain(const struct pn_offs *o, const struct memcg_rst
 }
 
 /*
- * free_batch - folios_put_refs of the unmapped batch: lru_lock once (relocked only when the
- * lruvec changes, never here), every folio deleted from the LRU, unlock; the slots are free.
+ * free_batch - the unmapped batch leaves the LRU under one lru_lock hold (relocked only when
+ * the lruvec changes, never here), every folio deleted, unlock; the slots are free. v6.0:
+ * tlb_batch_pages_flush -> free_pages_and_swap_cache -> release_pages, which drops the lock
+ * every SWAP_CLUSTER_MAX (32) folios; from v6.9 folios_put_refs of a 31-folio batch.
  */
 static inline void free_batch(const struct pn_offs *o, const struct memcg_rstat *r,
 			      const struct qspin_nodes *q, struct pn_thread *st)
@@ -222,20 +225,20 @@ static inline void free_batch(const struct pn_offs *o, const struct memcg_rstat 
 
 /*
  * unmap_oldest - zap of the oldest mapped page: its rmap stat goes down, it joins the batch
- * being freed, which goes to the LRU code (and the lock) once it holds fbatch folios.
+ * being freed, which goes to the LRU code (and the lock) once it holds fbatch_free folios.
  */
 static inline void unmap_oldest(const struct pn_offs *o, const struct memcg_rstat *r,
 				const struct qspin_nodes *q, struct pn_thread *st)
 {
 	mod_lruvec_state(o, r, st, st->pn, o->mapped_idx, -1);
 	st->live--;
-	if (++st->nfree == o->fbatch)
+	if (++st->nfree == o->fbatch_free)
 		free_batch(o, r, q, st);
 }
 
 /*
  * fault - a new folio in the next slot: its rmap stat goes up and it joins the CPU's
- * lru_add batch (folio_add_lru), which is drained to the LRU once it holds fbatch folios.
+ * lru_add batch (folio_add_lru), which is drained to the LRU once it holds fbatch_add folios.
  */
 static inline void fault(const struct pn_offs *o, const struct memcg_rstat *r,
 			 const struct qspin_nodes *q, struct pn_thread *st)
@@ -243,7 +246,7 @@ static inline void fault(const struct pn_offs *o, const struct memcg_rstat *r,
 	mod_lruvec_state(o, r, st, st->pn, o->mapped_idx, 1);
 	st->next++;
 	st->live++;
-	if (++st->nadd == o->fbatch)
+	if (++st->nadd == o->fbatch_add)
 		lru_add_drain(o, r, q, st);
 }
 
@@ -252,11 +255,11 @@ static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 	struct pn_knobs k;
 	struct layout *l;
 
-	if (bench_long(cfg, "depth") < bench_long(cfg, "fbatch")) {
+	if (bench_long(cfg, "depth") < bench_long(cfg, "fbatch_add")) {
 		bench_error(err, errlen,
-			    "depth=%ld below fbatch=%ld: the oldest mapped page would still be in "
-			    "the lru_add batch when it is unmapped",
-			    bench_long(cfg, "depth"), bench_long(cfg, "fbatch"));
+			    "depth=%ld below fbatch_add=%ld: the oldest mapped page would still be "
+			    "in the lru_add batch when it is unmapped",
+			    bench_long(cfg, "depth"), bench_long(cfg, "fbatch_add"));
 		return -1;
 	}
 	if (knobs_from_cfg(cfg, &k, err, errlen))
@@ -310,7 +313,8 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	o->mapped_idx = k.lru >= 2 ? NR_ANON_MAPPED + 1 : NR_ANON_MAPPED; /* NR_FILE_MAPPED */
 	o->use_list = k.lru != NR_LRU_LISTS - 1;
 	o->qspin = !strcmp(bench_str(cfg, "lock"), "qspinlock");
-	o->fbatch = bench_long(cfg, "fbatch");
+	o->fbatch_add = bench_long(cfg, "fbatch_add");
+	o->fbatch_free = bench_long(cfg, "fbatch_free");
 	size = (long)layout_find_struct(s->layout, "mem_cgroup_per_node")->size;
 
 	s->globals = bench_alloc(sizeof(*s->globals), BENCH_PAD);
@@ -408,7 +412,7 @@ static void *thread_setup(void *shared, int thread)
 	st->node_off = (long)((uintptr_t)st->node_stats - (uintptr_t)s->pgdat);
 	st->memcg_off = (long)((uintptr_t)st->memcg_stats - (uintptr_t)s->memcg[i]);
 	st->pcpu_off = (long)((uintptr_t)st->lruvec_stats - (uintptr_t)s->pcpu[i]);
-	st->ring = s->depth + s->o.fbatch;
+	st->ring = s->depth + s->o.fbatch_free;
 	st->pages = bench_alloc((size_t)st->ring * PAGE_STRUCT, 64);
 	return st;
 }
@@ -431,8 +435,9 @@ static void thread_teardown(void *shared, void *tstate)
 
 /*
  * run - one operation is one page's worth of page_fault2: once `depth` pages are mapped,
- * first unmap the oldest (its stat; every fbatch of them leave the LRU under one lru_lock
- * hold), then fault a new one (its stat; every fbatch of them join the LRU under one hold).
+ * first unmap the oldest (its stat; every fbatch_free of them leave the LRU under one
+ * lru_lock hold), then fault a new one (its stat; every fbatch_add of them join the LRU
+ * under one hold).
  */
 static uint64_t run(void *shared, void *tstate, uint64_t n)
 {
@@ -489,9 +494,13 @@ static const struct bench_param params[] = {
     {"depth", "64", "pages each thread keeps on the LRU before it frees its oldest", NULL, 1,
      1 << 16},
     {"batch", "64", "MEMCG_CHARGE_BATCH, the rstat update batch (32 up to v6.0)", NULL, 1, 1 << 20},
-    {"fbatch", "31",
-     "folios per lru_lock hold (PAGEVEC_SIZE of the lru_add and free folio batches: 31 from "
-     "v6.9-rc2, 9cecde80aae0; 15 before)",
+    {"fbatch_add", "31",
+     "folios per lru_add drain, one lru_lock hold (PAGEVEC_SIZE: 15, 31 from v6.9-rc2, "
+     "9cecde80aae0)",
+     NULL, 1, 1024},
+    {"fbatch_free", "31",
+     "folios freed per lru_lock hold (v6.0 release_pages: SWAP_CLUSTER_MAX 32; from v6.9 "
+     "folios_put_refs of a 31-folio batch)",
      NULL, 1, 1024},
     {"lock", "qspinlock",
      "lru_lock: qspinlock (the kernel's: waiters past the first queue on their own MCS node) "
@@ -506,15 +515,15 @@ static const struct bench_param params[] = {
 
 static const struct bench_preset presets[] = {
     {"regressed", "70a64b7919cb: lruvec_stats became a pointer next to lru_zone_size",
-     "layout=70a64b7919cb zones=5 lru_gen=off batch=64 fbatch=31"},
+     "layout=70a64b7919cb zones=5 lru_gen=off batch=64 fbatch_add=31 fbatch_free=31"},
     {"fixed", "the 2024 rearrangement: read-mostly pointers first, hot fields last",
-     "layout=fix-2024 zones=5 lru_gen=off batch=64 fbatch=31"},
+     "layout=fix-2024 zones=5 lru_gen=off batch=64 fbatch_add=31 fbatch_free=31"},
     {"regressed-lrugen", "70a64b7919cb with CONFIG_LRU_GEN=y (lrugen inside lruvec)",
-     "layout=70a64b7919cb zones=5 lru_gen=on batch=64 fbatch=31"},
+     "layout=70a64b7919cb zones=5 lru_gen=on batch=64 fbatch_add=31 fbatch_free=31"},
     {"fixed-lrugen", "the fix with CONFIG_LRU_GEN=y",
-     "layout=fix-2024 zones=5 lru_gen=on batch=64 fbatch=31"},
+     "layout=fix-2024 zones=5 lru_gen=on batch=64 fbatch_add=31 fbatch_free=31"},
     {"v6.0", "v6.0: the embedded lruvec_stats array between the pointers and lru_zone_size",
-     "layout=v6.0 zones=5 lru_gen=off batch=32 fbatch=15"},
+     "layout=v6.0 zones=5 lru_gen=off batch=32 fbatch_add=15 fbatch_free=32"},
     {NULL},
 };
 

@@ -5,7 +5,7 @@
  * dimensions that depend on the knobs zones = MAX_NR_ZONES and lru_gen = CONFIG_LRU_GEN),
  * laid out by the C rules (each field at its alignment, the struct rounded up to its
  * largest alignment) into layout text that layout_parse() reads, so layout_offset() works
- * for the model and the tests. Kernel facts: ../shared/reference/kernel-memcg.md section 5.
+ * for the model and the tests. Kernel facts: docs/kernel-facts.md section 6.
  * Included by per_node.c only.
  */
 #ifndef PCBENCH_PER_NODE_LAYOUT_H
@@ -58,7 +58,7 @@ struct pn_knobs {
 
 /*
  * build - struct lruvec and struct mem_cgroup_per_node of one version and config, x86_64
- * (8-byte longs and pointers), CONFIG_MEMCG=y. Field lists: kernel-memcg.md 5.1-5.3; struct
+ * (8-byte longs and pointers), CONFIG_MEMCG=y. Field lists: docs/kernel-facts.md section 6; struct
  * lru_gen_folio and struct lru_gen_mm_state as in the v6.8 x86_64 BTF (assumed unchanged at
  * v6.10). spinlock_t (include/linux/spinlock_types_raw.h, lockdep_types.h): the 4-byte
  * arch_spinlock_t; with DEBUG_SPINLOCK also magic, owner_cpu (4 each) and owner (8): 24 B;
@@ -327,7 +327,7 @@ static int on_line(const struct item *it, size_t line, size_t lsz)
 	return it->off / lsz <= line && line <= (it->off + it->size - 1) / lsz;
 }
 
-/* The hot fields of kernel-memcg.md 5.4 that are in this layout, as item indexes. */
+/* The hot fields (docs/kernel-facts.md section 6) that are in this layout, as item indexes. */
 static void hot_sets(const struct item *it, int n, const struct pn_knobs *k, int *hr, int *nhr,
 		     int *hw, int *nhw)
 {
@@ -434,13 +434,14 @@ static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const c
 		 name, pn->size, kmalloc_size(pn->size));
 	out(arg, line);
 	snprintf(line, sizeof(line),
-		 "lru_lock: %s, taken once per folio batch of %ld (2/%ld holds per op: the "
-		 "lru_add drain and the free batch)",
+		 "lru_lock: %s, taken once per lru_add batch of %ld and once per %ld folios "
+		 "freed (1/%ld + 1/%ld holds per op)",
 		 strcmp(bench_str(cfg, "lock"), "qspinlock")
 		     ? "test-and-set (every waiter spins on the lock word)"
 		     : "qspinlock (holder, pending waiter and queue head on the lock word, "
 		       "further waiters on their own MCS node)",
-		 bench_long(cfg, "fbatch"), bench_long(cfg, "fbatch"));
+		 bench_long(cfg, "fbatch_add"), bench_long(cfg, "fbatch_free"),
+		 bench_long(cfg, "fbatch_add"), bench_long(cfg, "fbatch_free"));
 	out(arg, line);
 	for (int pass = 0; pass < 2; pass++) {
 		const int *set = pass ? hw : hr, nset = pass ? nhw : nhr;

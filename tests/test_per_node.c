@@ -3,7 +3,7 @@
  * test_per_node.c - the per_node scenario through the public scenario API, linked with the
  * tracing build of the scenarios (every shared access reaches pc_trace_hook):
  *
- *  1. the computed layouts: every offset of kernel-memcg.md table 5.3 for x86_64,
+ *  1. the computed layouts: every offset of the docs/kernel-facts.md section 6 table for x86_64,
  *     LRU_GEN=n, ZSWAP=y, MAX_NR_ZONES=5 (70a64b7919cb and the fix), and what the knobs do:
  *     zones=4 shrinks lru_zone_size to 160 B, lru_gen=on grows struct lruvec by lrugen and
  *     mm_state, v6.0 embeds the 656-byte lruvec_stats; the per-node struct is allocated as
@@ -99,7 +99,7 @@ static void check_expect(const struct inst *in, const struct expect *e, size_t n
 
 #define PN "mem_cgroup_per_node"
 
-/* kernel-memcg.md 5.3: struct lruvec, x86_64, MEMCG=y, LRU_GEN=n, ZSWAP=y. */
+/* docs/kernel-facts.md section 6: struct lruvec, x86_64, MEMCG=y, LRU_GEN=n, ZSWAP=y. */
 static const struct expect lruvec_53[] = {
     {"lruvec", "sizeof", 152},		{"lruvec", "lists", 0},
     {"lruvec", "sizeof lists", 80},	{"lruvec", "lru_lock", 80},
@@ -489,7 +489,7 @@ static long rstat_sim(long k, long depth, long b, long batch, int unconditional)
 static void test_sequential(const char *preset, const char *flush, const char *lock)
 {
 	const long depth = 8, b = 4, ks[] = {1, 3, 4, 5, 8, 9, 12, 20, 100};
-	char fl[64], lk_[64], *user[] = {"depth=8", "fbatch=4", fl, lk_};
+	char fl[64], lk_[64], *user[] = {"depth=8", "fbatch_add=4", "fbatch_free=4", fl, lk_};
 	const int qspin = !strcmp(lock, "qspinlock");
 	const struct scenario *sc;
 	struct inst in;
@@ -500,7 +500,7 @@ static void test_sequential(const char *preset, const char *flush, const char *l
 
 	snprintf(fl, sizeof(fl), "flush=%s", flush);
 	snprintf(lk_, sizeof(lk_), "lock=%s", lock);
-	if (inst_open(&in, "per_node", preset, "shared", 1, user, 4, 0)) {
+	if (inst_open(&in, "per_node", preset, "shared", 1, user, 5, 0)) {
 		inst_close(&in);
 		return;
 	}
@@ -749,14 +749,14 @@ static void *cworker(void *arg)
 
 static void test_concurrent(const char *preset, const char *workload, const char *lock)
 {
-	char lkp[64], *user[] = {"depth=16", "fbatch=4", lkp};
+	char lkp[64], *user[] = {"depth=16", "fbatch_add=4", "fbatch_free=4", lkp};
 	pthread_t t[THREADS];
 	void *args[THREADS][2];
 	struct crun r = {0};
 	struct inst in;
 
 	snprintf(lkp, sizeof(lkp), "lock=%s", lock);
-	if (inst_open(&in, "per_node", preset, workload, THREADS, user, 3, 0)) {
+	if (inst_open(&in, "per_node", preset, workload, THREADS, user, 4, 0)) {
 		inst_close(&in);
 		return;
 	}
