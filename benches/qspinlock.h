@@ -2,18 +2,21 @@
 /*
  * qspinlock.h - the kernel's queued spinlock (kernel/locking/qspinlock.c, x86_64, no
  * paravirt), as lru_lock is one: a 4-byte word with the `locked` byte (0), the `pending`
- * byte (1) and the MCS queue `tail` (bytes 2-3: CPU + 1 and a nesting index), and per-CPU
+ * byte (1) and the MCS queue `tail` (bits 16-17 the nesting index, bits 18-31 CPU + 1:
+ * encode_tail), and per-CPU
  * MCS nodes (struct mcs_spinlock: next, locked, count; four per CPU for nesting levels,
  * DEFINE_PER_CPU_ALIGNED). Who touches what:
  *
  *  - the holder: the fast-path cmpxchg 0 -> locked, and the unlock store of `locked`;
- *  - the first waiter sets `pending` (fetch_or) and spins on the `locked` byte, then takes
- *    the lock with one store of locked_pending (clear pending, set locked);
- *  - further waiters queue: they initialise their own node, read the word once (trylock),
+ *  - the first waiter sets `pending` (x86: `lock btsl`, then a read of the word) and waits
+ *    with 4-byte reads of the word for the locked byte to clear, then takes the lock with
+ *    one store of locked_pending (clear pending, set locked);
+ *  - further waiters queue: they count themselves in their node (qnodes[0].count++, undone
+ *    when they hold the lock), initialise it, read the word once (trylock),
  *    exchange `tail` with themselves, link into the predecessor's node (store to its
  *    `next`) and spin on their OWN node until the predecessor hands the queue head on;
- *  - the queue head spins on the word until locked and pending are clear, then takes the
- *    lock (cmpxchg if it is the last in the queue, else a store of `locked`), waits for its
+ *  - the queue head spins (4-byte reads) on the word until locked and pending are clear, then takes
+ * the lock (cmpxchg if it is the last in the queue, else a store of `locked`), waits for its
  *    successor to link if needed and hands the head on with one store into the
  *    successor's node.
  *
@@ -41,11 +44,13 @@
 #define Q_PENDING_MASK 0xff00
 #define Q_LOCKED_PENDING_MASK 0xffff
 #define Q_TAIL_MASK ((int)0xffff0000u)
-#define Q_TAIL_SHIFT 16
+#define Q_TAIL_IDX_SHIFT 16
+#define Q_TAIL_CPU_SHIFT 18
 
 /* struct mcs_spinlock, one per CPU, each on its own QNODE_STRIDE bytes (per-CPU areas). */
 #define QNODE_NEXT 0
 #define QNODE_LOCKED 8
+#define QNODE_COUNT 12
 #define QNODE_SIZE 16
 #define QNODE_STRIDE 128
 
@@ -60,9 +65,18 @@ static inline char *qnode_of(const struct qspin_nodes *q, int cpu)
 	return q->nodes + (long)cpu * QNODE_STRIDE;
 }
 
+/* encode_tail: nesting index 0 (one node per CPU). */
 static inline int qspin_tail(int cpu)
 {
-	return (cpu + 1) << Q_TAIL_SHIFT;
+	return (int)((unsigned)(cpu + 1) << Q_TAIL_CPU_SHIFT | 0u << Q_TAIL_IDX_SHIFT);
+}
+
+/* qnode_count_add - node->count++ / __this_cpu_dec: a plain per-CPU read and write. */
+static inline void qnode_count_add(char *node, int d)
+{
+	pc_lock *c = (pc_lock *)(node + QNODE_COUNT);
+
+	pc_lock_store_part(c, -1, pc_lock_read(c) + d, 0, 4);
 }
 
 /* queued_spin_lock_slowpath - everything after a failed fast-path cmpxchg that saw @val. */
@@ -78,31 +92,33 @@ static inline void queued_spin_lock_slowpath(pc_lock *lock, const struct qspin_n
 	if (val & ~Q_LOCKED_MASK)
 		goto queue; /* pending or a queue already: join the queue */
 
-	/* become the pending waiter */
-	val = pc_lock_fetch_or(lock, Q_PENDING);
+	/* become the pending waiter: x86 `lock btsl` of the pending bit, then a read */
+	val = pc_lock_fetch_or(lock, Q_PENDING) & Q_PENDING;
+	val |= pc_lock_read(lock) & ~Q_PENDING_MASK;
 	if (val & ~Q_LOCKED_MASK) {
 		if (!(val & Q_PENDING_MASK)) /* we set pending while a queue formed: undo */
 			pc_lock_store_part(lock, Q_PENDING_MASK, 0, 1, 1);
 		goto queue;
 	}
-	if (val & Q_LOCKED_MASK) /* spin on the locked byte until the holder leaves */
-		pc_lock_wait(lock, Q_LOCKED_MASK, 0, 1);
+	if (val & Q_LOCKED_MASK) /* 4-byte reads until the holder leaves */
+		pc_lock_wait(lock, Q_LOCKED_MASK, 0, 4);
 	/* clear_pending_set_locked: one 2-byte store of locked_pending */
 	pc_lock_store_part(lock, Q_LOCKED_PENDING_MASK, Q_LOCKED, 0, 2);
 	return;
 
 queue:
 	node = qnode_of(q, cpu);
+	qnode_count_add(node, 1);
 	pc_store_ptr((pc_word *)(node + QNODE_NEXT), NULL);
 	pc_lock_store_part((pc_lock *)(node + QNODE_LOCKED), -1, 1, 0, 4); /* 1: waiting */
 	/* queued_spin_trylock: read first, cmpxchg only if free */
 	val = pc_lock_read(lock);
 	if (!val && !pc_lock_cmpxchg(lock, 0, Q_LOCKED))
-		return;
+		goto release;
 	/* xchg_tail: publish ourselves as the queue's tail */
 	old = pc_lock_xchg_part(lock, Q_TAIL_MASK, tail, 2, 2);
 	if (old & Q_TAIL_MASK) {
-		char *prev = qnode_of(q, ((unsigned)old >> Q_TAIL_SHIFT) - 1);
+		char *prev = qnode_of(q, (int)((unsigned)old >> Q_TAIL_CPU_SHIFT) - 1);
 
 		pc_store_ptr((pc_word *)(prev + QNODE_NEXT), node);
 		/* arch_mcs_spin_lock_contended: spin on our own node */
@@ -110,9 +126,9 @@ queue:
 		next = pc_load_ptr((pc_word *)(node + QNODE_NEXT));
 	}
 	/* the queue head: wait until neither a holder nor a pending waiter is left */
-	val = pc_lock_wait(lock, Q_LOCKED_PENDING_MASK, 0, 2);
+	val = pc_lock_wait(lock, Q_LOCKED_PENDING_MASK, 0, 4);
 	if ((val & Q_TAIL_MASK) == tail && pc_lock_cmpxchg(lock, val, Q_LOCKED) == val)
-		return; /* the last in the queue: lock and clear the tail at once */
+		goto release; /* the last in the queue: lock and clear the tail at once */
 	pc_lock_store_part(lock, Q_LOCKED_MASK, Q_LOCKED, 0, 1); /* set_locked */
 	for (unsigned spins = 0; !next;) {			 /* the successor is linking */
 		next = pc_load_ptr((pc_word *)(node + QNODE_NEXT));
@@ -121,6 +137,8 @@ queue:
 	}
 	/* arch_mcs_spin_unlock_contended: the successor becomes the queue head */
 	pc_lock_store_part((pc_lock *)(next + QNODE_LOCKED), -1, 0, 0, 4);
+release:
+	qnode_count_add(node, -1);
 }
 
 /* queued_spin_lock - the fast path: cmpxchg 0 -> locked; else the slow path. */

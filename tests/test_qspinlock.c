@@ -7,11 +7,13 @@
  * asserts the exact sequence of accesses (op, which word, size) and the final state:
  *
  *  A. free: one cmpxchg; the unlock is one 1-byte store;
- *  B. held: cmpxchg, fetch_or (pending), a wait on the locked byte, one 2-byte store
- *     (clear_pending_set_locked); no MCS node touched;
- *  C. held and pending: CPU 0 queues as the head: its node's two stores, a read of the word,
- *     the tail exchange, a wait on locked_pending, the cmpxchg that takes the lock and
- *     clears the tail;
+ *  B. held: cmpxchg, fetch_or (pending: x86 `lock btsl`) and a read of the word, 4-byte
+ *     waits until the locked byte clears, one 2-byte store (clear_pending_set_locked); no
+ *     MCS node touched, its count neither;
+ *  C. held and pending: CPU 0 queues as the head: qnodes[0].count++ (a 4-byte read and
+ *     write), its node's two stores, a read of the word, the tail exchange ((cpu + 1) << 18),
+ *     4-byte waits on the word until locked and pending clear, the cmpxchg that takes the
+ *     lock and clears the tail, the count's decrement;
  *  D. held with CPU 5 queued: CPU 0 links into CPU 5's node and waits on ITS OWN node (not
  *     on the lock word) until CPU 5 hands the queue head on;
  *  E. CPU 0 is the head and CPU 3 queues behind it: set_locked, then the hand-over into CPU
@@ -35,12 +37,14 @@ enum where {
 	W_LOCK_TAIL,
 	W_NODE0_NEXT,
 	W_NODE0_LOCKED,
+	W_NODE0_COUNT,
 	W_NODE3_LOCKED,
 	W_NODE5_NEXT,
 	W_OTHER
 };
-static const char *const where_names[] = {
-    "lock", "lock.tail", "node0.next", "node0.locked", "node3.locked", "node5.next", "other"};
+static const char *const where_names[] = {"lock",	  "lock.tail",	 "node0.next",
+					  "node0.locked", "node0.count", "node3.locked",
+					  "node5.next",	  "other"};
 
 struct acc {
 	enum pc_op op;
@@ -64,6 +68,8 @@ static enum where where_of(const volatile void *addr)
 		return W_NODE0_NEXT;
 	if (p == qnode_of(&q, 0) + QNODE_LOCKED)
 		return W_NODE0_LOCKED;
+	if (p == qnode_of(&q, 0) + QNODE_COUNT)
+		return W_NODE0_COUNT;
 	if (p == qnode_of(&q, 3) + QNODE_LOCKED)
 		return W_NODE3_LOCKED;
 	if (p == qnode_of(&q, 5) + QNODE_NEXT)
@@ -120,7 +126,7 @@ static void expect(const char *what, const struct acc *want, int n)
 static void b_holder_leaves(int i, const struct acc *a)
 {
 	(void)i;
-	if (a->op == PC_OP_WAIT && a->w == W_LOCK && a->size == 1)
+	if (a->op == PC_OP_WAIT && a->w == W_LOCK)
 		set_word(Q_PENDING);
 }
 
@@ -128,7 +134,7 @@ static void b_holder_leaves(int i, const struct acc *a)
 static void c_all_gone(int i, const struct acc *a)
 {
 	(void)i;
-	if (a->op == PC_OP_WAIT && a->w == W_LOCK && a->size == 2)
+	if (a->op == PC_OP_WAIT && a->w == W_LOCK)
 		set_word(qspin_tail(0));
 }
 
@@ -143,7 +149,7 @@ static void d_predecessor(int i, const struct acc *a)
 		set_word(Q_LOCKED | qspin_tail(0));
 		atomic_store((pc_lock *)(qnode_of(&q, 0) + QNODE_LOCKED), 0);
 	}
-	if (a->op == PC_OP_WAIT && a->w == W_LOCK && a->size == 2)
+	if (a->op == PC_OP_WAIT && a->w == W_LOCK)
 		set_word(qspin_tail(0));
 }
 
@@ -151,7 +157,7 @@ static void d_predecessor(int i, const struct acc *a)
 static void e_successor(int i, const struct acc *a)
 {
 	(void)i;
-	if (a->op == PC_OP_WAIT && a->w == W_LOCK && a->size == 2) {
+	if (a->op == PC_OP_WAIT && a->w == W_LOCK) {
 		atomic_store((pc_lock *)(qnode_of(&q, 3) + QNODE_LOCKED), 1);
 		atomic_store((pc_word *)(qnode_of(&q, 0) + QNODE_NEXT),
 			     (long)(uintptr_t)qnode_of(&q, 3));
@@ -182,40 +188,48 @@ int main(void)
 	{ /* B */
 		const struct acc want[] = {{PC_OP_CMPXCHG, W_LOCK, 4},
 					   {PC_OP_OR, W_LOCK, 4},
-					   {PC_OP_WAIT, W_LOCK, 1},
+					   {PC_OP_LOAD, W_LOCK, 4},
+					   {PC_OP_WAIT, W_LOCK, 4},
 					   {PC_OP_STORE, W_LOCK, 2}};
 
 		reset(Q_LOCKED);
 		on_access = b_holder_leaves;
 		queued_spin_lock(lockword, &q, 0);
-		expect("B held: the pending waiter", want, 4);
+		expect("B held: the pending waiter", want, 5);
 		CHECK_EQ("B: word", word(), Q_LOCKED);
 	}
 	{ /* C */
 		const struct acc want[] = {
-		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_STORE, W_NODE0_NEXT, 8},
+		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_LOAD, W_NODE0_COUNT, 4},
+		    {PC_OP_STORE, W_NODE0_COUNT, 4},  {PC_OP_STORE, W_NODE0_NEXT, 8},
 		    {PC_OP_STORE, W_NODE0_LOCKED, 4}, {PC_OP_LOAD, W_LOCK, 4},
-		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 2},
-		    {PC_OP_CMPXCHG, W_LOCK, 4}};
+		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 4},
+		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_LOAD, W_NODE0_COUNT, 4},
+		    {PC_OP_STORE, W_NODE0_COUNT, 4}};
 
 		reset(Q_LOCKED | Q_PENDING);
 		on_access = c_all_gone;
 		queued_spin_lock(lockword, &q, 0);
-		expect("C held and pending: the queue head", want, 7);
+		expect("C held and pending: the queue head", want, 11);
+		CHECK_EQ("C: tail of CPU 0", qspin_tail(0), 1 << 18);
+		CHECK_EQ("C: node count back to 0",
+			 (long)atomic_load((pc_lock *)(qnode_of(&q, 0) + QNODE_COUNT)), 0);
 		CHECK_EQ("C: word (locked, tail cleared)", word(), Q_LOCKED);
 	}
 	{ /* D */
 		const struct acc want[] = {
-		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_STORE, W_NODE0_NEXT, 8},
+		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_LOAD, W_NODE0_COUNT, 4},
+		    {PC_OP_STORE, W_NODE0_COUNT, 4},  {PC_OP_STORE, W_NODE0_NEXT, 8},
 		    {PC_OP_STORE, W_NODE0_LOCKED, 4}, {PC_OP_LOAD, W_LOCK, 4},
 		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_STORE, W_NODE5_NEXT, 8},
 		    {PC_OP_WAIT, W_NODE0_LOCKED, 4},  {PC_OP_LOAD, W_NODE0_NEXT, 8},
-		    {PC_OP_WAIT, W_LOCK, 2},	      {PC_OP_CMPXCHG, W_LOCK, 4}};
+		    {PC_OP_WAIT, W_LOCK, 4},	      {PC_OP_CMPXCHG, W_LOCK, 4},
+		    {PC_OP_LOAD, W_NODE0_COUNT, 4},   {PC_OP_STORE, W_NODE0_COUNT, 4}};
 
 		reset(Q_LOCKED | qspin_tail(5));
 		on_access = d_predecessor;
 		queued_spin_lock(lockword, &q, 0);
-		expect("D behind CPU 5: waits on its own node", want, 10);
+		expect("D behind CPU 5: waits on its own node", want, 14);
 		CHECK_EQ("D: word", word(), Q_LOCKED);
 		CHECK_EQ("D: CPU 5's node points to ours",
 			 atomic_load((pc_word *)(qnode_of(&q, 5) + QNODE_NEXT)),
@@ -223,16 +237,18 @@ int main(void)
 	}
 	{ /* E */
 		const struct acc want[] = {
-		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_STORE, W_NODE0_NEXT, 8},
+		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_LOAD, W_NODE0_COUNT, 4},
+		    {PC_OP_STORE, W_NODE0_COUNT, 4},  {PC_OP_STORE, W_NODE0_NEXT, 8},
 		    {PC_OP_STORE, W_NODE0_LOCKED, 4}, {PC_OP_LOAD, W_LOCK, 4},
-		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 2},
+		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 4},
 		    {PC_OP_STORE, W_LOCK, 1},	      {PC_OP_LOAD, W_NODE0_NEXT, 8},
-		    {PC_OP_STORE, W_NODE3_LOCKED, 4}};
+		    {PC_OP_STORE, W_NODE3_LOCKED, 4}, {PC_OP_LOAD, W_NODE0_COUNT, 4},
+		    {PC_OP_STORE, W_NODE0_COUNT, 4}};
 
 		reset(Q_LOCKED | Q_PENDING);
 		on_access = e_successor;
 		queued_spin_lock(lockword, &q, 0);
-		expect("E head with CPU 3 behind: hand-over", want, 9);
+		expect("E head with CPU 3 behind: hand-over", want, 13);
 		CHECK_EQ("E: word (locked, CPU 3's tail)", word(), Q_LOCKED | qspin_tail(3));
 		CHECK_EQ("E: CPU 3 released to be the head",
 			 (long)atomic_load((pc_lock *)(qnode_of(&q, 3) + QNODE_LOCKED)), 0);
