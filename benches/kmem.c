@@ -6,7 +6,7 @@
  * memcg_account_kmem = mod_memcg_state(MEMCG_KMEM) and, on cgroup v1 only, an unbatched
  * hierarchical page_counter_charge of memcg->kmem (uncharged again on the way back).
  * Small and frequent charges from every thread into one memcg, as hackbench's socket buffers.
- * Kernel facts: ../shared/reference/kernel-memcg.md sections 1.4, 3.1-3.6 and 6.
+ * Kernel facts: docs/kernel-facts.md sections 1, 3 and 8.
  */
 #include <stddef.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * memcg.h - the Linux v6.0 page_counter algorithm and the memcg charge layer on top of it,
  * written once for every scenario that charges a modelled struct mem_cgroup (page_counter.c,
  * kmem.c) and the memcg statistics bookkeeping (kmem.c, per_node.c).
- * Kernel facts: ../shared/reference/kernel-memcg.md sections 1.3, 2, 3.1-3.6 and 7.
+ * Kernel facts: docs/kernel-facts.md sections 1-4.
  *
  * Everything here works on byte offsets taken from a layout (struct memcg_offs, filled once
  * per measurement by memcg_offs_init and copied into a local by the hot loop) and touches
@@ -331,7 +331,7 @@ static inline void memcg_init_counter(const struct memcg_offs *o, char *memcg, c
 /*
  * The number of page_counters a charge walks, root included (the `levels` parameter of
  * page_counter and kmem): the seed's netperf ran three levels below root, so 4
- * (kernel-memcg.md section 7.1). With 1 the only memcg is the root-most counter itself.
+ * (docs/kernel-facts.md section 8). With 1 the only memcg is the root-most counter itself.
  */
 #define MEMCG_MAX_LEVELS 8
 #define MEMCG_LEVELS_PARAM                                                                         \
@@ -378,9 +378,10 @@ static inline int memcg_level_objects(char *const *cg, int levels, const struct 
  * mem_cgroup_under_socket_pressure (include/linux/memcontrol.h, v6.0), cgroup v2: from
  * @memcg to the root, READ_ONCE(memcg->socket_pressure) against jiffies, then
  * parent_mem_cgroup() = css.parent. The v1 `tcpmem_pressure` check is not modelled, nor the
- * read of jiffies (written only by the timer tick: read-mostly). Nothing sets a deadline
- * here, so the walk always reaches the root: per level one load of socket_pressure and one
- * of css.parent.
+ * read of jiffies (written only by the timer tick: read-mostly). socket_pressure keeps its
+ * creation value (mem_cgroup_alloc stores the jiffies of then; here 0, long past "now")
+ * and no reclaim (vmpressure) moves it, so the walk always reaches the root: per level one
+ * load of socket_pressure and one of css.parent.
  */
 static inline int mem_cgroup_under_socket_pressure(const struct memcg_offs *o, char *memcg,
 						   long jiffies)
@@ -509,7 +510,7 @@ struct memcg_globals {
 
 /*
  * What memcg_rstat_updated does with stats_flush_threshold once a CPU's update count
- * exceeds MEMCG_CHARGE_BATCH: v6.0 (kernel-memcg.md 3.6) adds only while the global is
+ * exceeds MEMCG_CHARGE_BATCH: v6.0 (docs/kernel-facts.md section 3) adds only while the global is
  * <= num_online_cpus (an atomic read first); before "mm: Remove the redundant updating of
  * stats_flush_threshold" (Jiebin Sun, July 2022) the add was unconditional.
  */

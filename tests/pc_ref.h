@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pc_ref.h - an independent reference for tests and the overhead benchmark: the v6.1
- * struct page_counter as a compiled C struct (written from kernel-memcg.md 1.2) and the
- * page_counter algorithm of kernel-memcg.md 2.1-2.5 on it, with direct field access and no
+ * struct page_counter as a compiled C struct (written from docs/kernel-facts.md section 1) and the
+ * page_counter algorithm of docs/kernel-facts.md section 2 on it, with direct field access and no
  * accessor layer, layout table or harness.
  */
 #ifndef PCBENCH_PC_REF_H

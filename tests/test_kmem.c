@@ -4,7 +4,7 @@
  * build of the scenarios:
  *
  *  1. layouts: memory, swap (memsw), kmem and tcpmem of struct mem_cgroup at the offsets of
- *     kernel-memcg.md 1.4 (v6.0: 208/320/432/544, kmem's tail and tcpmem's head on line 8;
+ *     docs/kernel-facts.md section 1 (v6.0: 208/320/432/544, kmem's tail and tcpmem's head on line 8;
  *     v6.1: 256/448/640/832), the objects 4096-aligned;
  *  2. sequential reference equivalence: after k operations of every preset and workload
  *     (nr 1, 3 and 40 > batch), every counter of memory, memsw and kmem at every level and

@@ -80,7 +80,7 @@ struct exp_layout {
 static const struct exp_layout expected[] = {
     {"v6.0", pc_v60, mcg_v60, ARRAY_SIZE(pc_v60), ARRAY_SIZE(mcg_v60), 112, 8, 4032, 64, 208,
      320 + 24},
-    {"v6.1", pc_v61, mcg_v61, ARRAY_SIZE(pc_v61), ARRAY_SIZE(mcg_v61), 192, 64, 4416, 64, 256,
+    {"v6.1", pc_v61, mcg_v61, ARRAY_SIZE(pc_v61), ARRAY_SIZE(mcg_v61), 192, 64, 2176, 64, 256,
      448 + 144},
 };
 

@@ -271,7 +271,7 @@ static void test_patch_a(const struct scenario *sc, const struct topo *t)
 
 /* ---- 4. patch C: hierarchy walks ---- */
 
-/* One thread's memcg_stock_pcp, replayed from the algorithm (kernel-memcg.md 3.2, 3.3). */
+/* One thread's memcg_stock_pcp, replayed from the algorithm (docs/kernel-facts.md section 3). */
 struct stock {
 	int cached;
 	long nr_pages, step, held, walks;

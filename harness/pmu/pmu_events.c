@@ -24,8 +24,8 @@
  *             an event deliberately not mapped for that PMU (the note says why).
  *   note      a short phrase printed by --list-events (and, for unmapped rows, in the note).
  *
- * Sources for skx..zen4: ../shared/reference/counters-and-topology.md part A (strings and
- * encodings checked with libpfm4 4.13 and LIBPFM_ENCODE_INACTIVE=1).
+ * Sources for skx..zen4: each row's libpfm4 4.13 event table (the last column of pmus[]),
+ * strings and encodings checked with LIBPFM_ENCODE_INACTIVE=1 (docs/counters.md).
  */
 #include <stdio.h>
 #include <string.h>
