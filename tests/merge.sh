@@ -22,7 +22,7 @@ ran $? "run b"
 head -1 a/results.csv | tr , '\n' | grep -qx label || { echo "FAIL: no label column"; fail=1; }
 grep -q '"label": "lab1"' a/context.json || { echo "FAIL: context.json lacks label"; fail=1; }
 [ "$(wc -l <a/results.jsonl)" -eq 2 ] || { echo "FAIL: results.jsonl: want 2 lines"; fail=1; }
-grep -q '^{"schema_version":1,"run_id":"a",' a/results.jsonl ||
+grep -q '^{"schema_version":2,"run_id":"a",' a/results.jsonl ||
 	{ echo "FAIL: results.jsonl: no schema_version"; fail=1; }
 grep -q '"label":"lab1"' a/results.jsonl || { echo "FAIL: results.jsonl: no label"; fail=1; }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* results.c - the results.csv column contract and loading a run back. */
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +16,71 @@
 #include "util.h"
 
 const char *const results_cols[RESULTS_NFIXED] = {
-#define RESULTS_NAME(e, name) name,
+#define RESULTS_NAME(e, name, type) name,
     RESULTS_COLUMNS(RESULTS_NAME)
 #undef RESULTS_NAME
 };
+
+const enum results_type results_types[RESULTS_NFIXED] = {
+#define RESULTS_TYPE(e, name, type) type,
+    RESULTS_COLUMNS(RESULTS_TYPE)
+#undef RESULTS_TYPE
+};
+
+/* The variable families' types: by a column's whole name, its prefix or its suffix. */
+static const struct {
+	const char *text;
+	enum { WHOLE, PREFIX, SUFFIX } how;
+	enum results_type type;
+} col_kinds[] = {
+    {"cpu_a", WHOLE, RT_INT},	  {"cpu_b", WHOLE, RT_INT},   {"ns_per_transfer", WHOLE, RT_NUM},
+    {"param_", PREFIX, RT_PARAM}, {"model_", PREFIX, RT_NUM}, {"_per_op", SUFFIX, RT_NUM},
+    {"_mux", SUFFIX, RT_NUM},
+};
+
+enum results_type results_col_type(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int i = 0; i < RESULTS_NFIXED; i++)
+		if (!strcmp(name, results_cols[i]))
+			return results_types[i];
+	for (size_t i = 0; i < sizeof(col_kinds) / sizeof(col_kinds[0]); i++) {
+		const char *t = col_kinds[i].text;
+		size_t k = strlen(t);
+		int hit = col_kinds[i].how == WHOLE    ? !strcmp(name, t)
+			  : col_kinds[i].how == PREFIX ? n > k && !strncmp(name, t, k)
+						       : n > k && !strcmp(name + n - k, t);
+
+		if (hit)
+			return col_kinds[i].type;
+	}
+	return RT_TEXT;
+}
+
+/*
+ * cell_json - the JSON value of a non-empty @cell of type @type: a number when it reads
+ * whole as one (an integer for RT_INT and RT_PARAM, a finite double for RT_NUM), else the
+ * text.
+ */
+static json_t *cell_json(const char *cell, enum results_type type)
+{
+	char *end;
+
+	errno = 0;
+	if (type == RT_INT || type == RT_PARAM) {
+		long long v = strtoll(cell, &end, 10);
+
+		if (!*end && !errno && (isdigit((unsigned char)cell[0]) || cell[0] == '-'))
+			return json_integer(v);
+	} else if (type == RT_NUM) {
+		double v = strtod(cell, &end);
+
+		if (!*end && !errno && isfinite(v) && !isspace((unsigned char)cell[0]))
+			return json_real(v);
+	}
+	return json_string(cell);
+}
 
 static char *json_str(json_t *j, const char *key)
 {
@@ -35,10 +98,16 @@ int results_jsonl_row(FILE *f, const char *const *cols, const char *const *vals,
 	off_t before;
 	int e;
 
-	for (int i = 0; i < n && !bad; i++)
+	for (int i = 0; i < n && !bad; i++) {
+		/* The fixed columns come first, by their table's own names: no lookup. */
+		enum results_type t = i < RESULTS_NFIXED && cols[i] == results_cols[i]
+					  ? results_types[i]
+					  : results_col_type(cols[i]);
+
 		if (vals[i])
-			bad |= json_object_set_new(o, cols[i],
-						   vals[i][0] ? json_string(vals[i]) : json_null());
+			bad |= json_object_set_new(
+			    o, cols[i], vals[i][0] ? cell_json(vals[i], t) : json_null());
+	}
 	if (!bad)
 		line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	json_decref(o);

@@ -11,7 +11,8 @@
 #include "csv.h"
 
 /*
- * The fixed columns of results.csv, in order: X(ENUM, "name"). The first RESULTS_NREQ
+ * The fixed columns of results.csv, in order: X(ENUM, "name", TYPE), TYPE the cell's type in
+ * results.jsonl (enum results_type; docs/results-csv.md). The first RESULTS_NREQ
  * (run_id .. reason) are the contract every results CSV must have (docs/results-csv.md).
  * After them come the variable families, each named by one function of run/rows.c:
  * cpu_a/cpu_b/ns_per_transfer (--matrix), param_*, the event columns, counters_note and
@@ -19,38 +20,46 @@
  * run/rows.c's fixed_cell() (the compiler names a column without one: -Wswitch).
  */
 #define RESULTS_COLUMNS(X)                                                                         \
-	X(RUN_ID, "run_id")                                                                        \
-	X(SCENARIO, "scenario")                                                                    \
-	X(PRESET, "preset")                                                                        \
-	X(LAYOUT, "layout")                                                                        \
-	X(WORKLOAD, "workload")                                                                    \
-	X(THREADS, "threads")                                                                      \
-	X(PLACEMENT, "placement")                                                                  \
-	X(CPUS, "cpus")                                                                            \
-	X(REPETITION, "repetition")                                                                \
-	X(DURATION_S, "duration_s")                                                                \
-	X(OPS, "ops")                                                                              \
-	X(OPS_PER_S, "ops_per_s")                                                                  \
-	X(NS_PER_OP, "ns_per_op")                                                                  \
-	X(OPS_MIN_THREAD, "ops_min_thread")                                                        \
-	X(OPS_MAX_THREAD, "ops_max_thread")                                                        \
-	X(STATUS, "status")                                                                        \
-	X(REASON, "reason")                                                                        \
-	X(HOST, "host")                                                                            \
-	X(LABEL, "label")                                                                          \
-	X(WINDOW_S, "window_s")                                                                    \
-	X(HOME, "home")                                                                            \
-	X(TOPOLOGY_FP, "topology_fp")                                                              \
-	X(LAYOUT_FP, "layout_fp")                                                                  \
-	X(PAIR_CLASS, "pair_class")                                                                \
-	X(NIVCSW, "nivcsw")                                                                        \
-	X(RUN_DELAY_NS, "run_delay_ns")                                                            \
-	X(MIGRATIONS, "migrations")                                                                \
-	X(STEAL_PCT, "steal_pct")                                                                  \
-	X(RETRIES, "retries")
+	X(RUN_ID, "run_id", RT_TEXT)                                                               \
+	X(SCENARIO, "scenario", RT_TEXT)                                                           \
+	X(PRESET, "preset", RT_TEXT)                                                               \
+	X(LAYOUT, "layout", RT_TEXT)                                                               \
+	X(WORKLOAD, "workload", RT_TEXT)                                                           \
+	X(THREADS, "threads", RT_INT)                                                              \
+	X(PLACEMENT, "placement", RT_TEXT)                                                         \
+	X(CPUS, "cpus", RT_TEXT)                                                                   \
+	X(REPETITION, "repetition", RT_INT)                                                        \
+	X(DURATION_S, "duration_s", RT_NUM)                                                        \
+	X(OPS, "ops", RT_INT)                                                                      \
+	X(OPS_PER_S, "ops_per_s", RT_NUM)                                                          \
+	X(NS_PER_OP, "ns_per_op", RT_NUM)                                                          \
+	X(OPS_MIN_THREAD, "ops_min_thread", RT_INT)                                                \
+	X(OPS_MAX_THREAD, "ops_max_thread", RT_INT)                                                \
+	X(STATUS, "status", RT_TEXT)                                                               \
+	X(REASON, "reason", RT_TEXT)                                                               \
+	X(HOST, "host", RT_TEXT)                                                                   \
+	X(LABEL, "label", RT_TEXT)                                                                 \
+	X(WINDOW_S, "window_s", RT_NUM)                                                            \
+	X(HOME, "home", RT_TEXT)                                                                   \
+	X(TOPOLOGY_FP, "topology_fp", RT_TEXT)                                                     \
+	X(LAYOUT_FP, "layout_fp", RT_TEXT)                                                         \
+	X(PAIR_CLASS, "pair_class", RT_TEXT)                                                       \
+	X(NIVCSW, "nivcsw", RT_INT)                                                                \
+	X(RUN_DELAY_NS, "run_delay_ns", RT_INT)                                                    \
+	X(MIGRATIONS, "migrations", RT_INT)                                                        \
+	X(STEAL_PCT, "steal_pct", RT_NUM)                                                          \
+	X(RETRIES, "retries", RT_INT)
+
+/*
+ * The type of a column's cells in results.jsonl: text (a JSON string), an integer or a
+ * number (JSON numbers), or a parameter's value (an integer when the cell is one, as for
+ * -D batch=32, else text, as for cgroup=v1). An empty cell is null whatever the type; a cell
+ * that does not read as its type (never written by pcbench) stays a string.
+ */
+enum results_type { RT_TEXT, RT_INT, RT_NUM, RT_PARAM };
 
 enum results_col {
-#define RESULTS_ENUM(e, name) COL_##e,
+#define RESULTS_ENUM(e, name, type) COL_##e,
 	RESULTS_COLUMNS(RESULTS_ENUM)
 #undef RESULTS_ENUM
 	    RESULTS_NFIXED
@@ -60,11 +69,21 @@ enum results_col {
 #define RESULTS_NREQ (COL_REASON + 1)
 
 /* The version of results.jsonl's objects (their "schema_version" member). */
-#define RESULTS_SCHEMA_VERSION 1
+#define RESULTS_SCHEMA_VERSION 2
 
 /* The name of each fixed column, indexed by enum results_col. */
 extern const char *const results_cols[RESULTS_NFIXED];
 #define results_required results_cols
+/* The type of each fixed column, indexed by enum results_col. */
+extern const enum results_type results_types[RESULTS_NFIXED];
+
+/*
+ * results_col_type - the type of column @name: a fixed column's from RESULTS_COLUMNS; the
+ * variable families by name (results.c, col_kinds[]): cpu_a, cpu_b integers,
+ * ns_per_transfer, *_per_op, *_mux and model_* numbers, param_* parameters; anything else
+ * (counters_note, a column this build does not know) text.
+ */
+enum results_type results_col_type(const char *name);
 
 /* A run as read back: its CSV and what its context.json says. */
 struct run_file {
@@ -78,8 +97,9 @@ struct run_file {
 
 /*
  * results_jsonl_row - write one results.jsonl line to @f and flush it: {"schema_version":
- * RESULTS_SCHEMA_VERSION, then @cols[i]: @vals[i] for i < @n}, each value the CSV cell's
- * text, an empty cell null, a NULL cell (a column this row's run does not have) left out.
+ * RESULTS_SCHEMA_VERSION, then @cols[i]: @vals[i] for i < @n}, each value the CSV cell as
+ * its column's type (results_col_type), an empty cell null, a NULL cell (a column this
+ * row's run does not have) left out.
  * Returns 0, or -1 with errno set.
  */
 int results_jsonl_row(FILE *f, const char *const *cols, const char *const *vals, int n);
