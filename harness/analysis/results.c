@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "infile.h"
+#include "num.h"
 #include "results.h"
 #include "strbuf.h"
 #include "util.h"
@@ -187,6 +188,24 @@ static void refuse_duplicates(const struct run_file *r)
 	free(k);
 }
 
+/* context_state - what context.json says of the run's end and its design options. */
+static void context_state(struct run_file *r, json_t *j)
+{
+	json_t *opts = json_object_get(j, "options"), *prec = json_object_get(opts, "precision");
+	json_t *end = json_object_get(j, "end_time");
+
+	if (json_is_true(json_object_get(j, "interrupted")))
+		r->incomplete = "interrupted";
+	else if (!json_is_string(end) || !json_string_value(end)[0])
+		r->incomplete = "no end time: killed, or still running";
+	r->design = json_str(opts, "design");
+	if (json_is_number(prec))
+		r->precision = json_number_value(prec);
+	else if (json_is_string(prec) &&
+		 num_double(json_string_value(prec), 0, INFINITY, &r->precision))
+		r->precision = NAN;
+}
+
 void run_file_load(struct run_file *r, const char *arg)
 {
 	char err[1024], *ctx;
@@ -194,6 +213,7 @@ void run_file_load(struct run_file *r, const char *arg)
 
 	memset(r, 0, sizeof(*r));
 	r->arg = arg;
+	r->precision = NAN;
 	if (stat(arg, &st))
 		usage_error("RUN", arg, "%s", strerror(errno));
 	if (S_ISDIR(st.st_mode)) {
@@ -239,6 +259,7 @@ void run_file_load(struct run_file *r, const char *arg)
 			r->cpu_model = json_str(j, "cpu_model");
 			r->start = json_str(j, "start_time");
 			r->machine = json_str(json_object_get(j, "machine"), "summary");
+			context_state(r, j);
 			json_decref(j);
 		}
 	}

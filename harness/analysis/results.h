@@ -93,6 +93,13 @@ struct run_file {
 	struct csv_table *t;
 	char *run_id, *host, *label, *cpu_model, *start; /* from context.json, or NULL */
 	char *machine; /* context.json's machine.summary (the robot-style line), or NULL */
+	/*
+	 * Why the run is incomplete, from context.json: "interrupted" (it says so), "no end
+	 * time" (killed, or still running); NULL when complete or without a context.json.
+	 */
+	const char *incomplete;
+	char *design;	  /* options.design ("blocks", "independent"), or NULL */
+	double precision; /* options.precision: the CI half-width target in %, or NaN */
 };
 
 /*

@@ -194,6 +194,30 @@ static int write_files(const struct compare *c, const struct header *h, const ch
 	return status;
 }
 
+/*
+ * by_host_fallback - --by host with one host (and topology) in the RUNs has nothing to put
+ * side by side: compare the presets within the run (one RUN) or the runs (several), and say
+ * so in the header. A --base naming that host is dropped.
+ */
+static void by_host_fallback(struct compare *cp)
+{
+	char *host;
+
+	if (cmp_count_hosts(cp, &host) > 1) {
+		free(host);
+		return;
+	}
+	cp->o.by_host = 0;
+	cp->one_run = cp->nruns == 1;
+	if (cp->o.base && !strcmp(cp->o.base, host))
+		cp->o.base = NULL;
+	cp->fallback = xasprintf("--by host: one host (%s) in the RUN%s: %s instead", host,
+				 cp->nruns > 1 ? "s" : "",
+				 cp->one_run ? "the presets within the run are compared"
+					     : "the runs are compared side by side");
+	free(host);
+}
+
 int compare_main(int argc, char **argv)
 {
 	int status;
@@ -211,6 +235,8 @@ int compare_main(int argc, char **argv)
 	for (int i = 0; i < nargs; i++)
 		cmp_load_run(&cp->runs[i], args[i]);
 	cp->one_run = nargs == 1 && !cp->o.by_host;
+	if (cp->o.by_host)
+		by_host_fallback(cp);
 	if (cp->o.base && !cp->one_run && !cp->o.by_host)
 		usage_error("--base", cp->o.base,
 			    "with several RUNs the first RUN is the base (--base names a preset "
@@ -291,10 +317,6 @@ int compare_main(int argc, char **argv)
 				}
 			}
 		}
-		if (cp->nsides < 2)
-			fprintf(stderr,
-				"pcbench: compare: --by host: only one host (%s) in the RUNs\n",
-				cp->sides[0].name);
 	}
 	cmp_build_blocks(cp);
 	for (int bi = 0; bi < cp->nblocks; bi++)

@@ -83,6 +83,9 @@ struct run {
 	char *label;			/* run_id from context.json, else the directory name */
 	char *host, *cpu_model, *start; /* from context.json, or NULL */
 	char *machine;			/* machine.summary from context.json, or NULL */
+	const char *incomplete;		/* why the run is incomplete (struct run_file), or NULL */
+	char *design;			/* options.design from context.json, or NULL */
+	double precision;		/* options.precision from context.json, or NaN */
 	struct csv_table *t;
 	int col[NREQ];
 	int c_host, c_home, c_topo;
@@ -188,6 +191,7 @@ struct compare {
 	struct map gmap, emap, cmap, smap, first;
 	long nrows_seen;
 	char *base_desc;
+	char *fallback; /* why --by host fell back to another comparison, or NULL */
 	char **sc_base; /* per entry's scenario: the base preset; parallel to sc_names */
 	char **sc_names;
 	int nsc;
@@ -219,6 +223,8 @@ void cmp_load_run(struct run *r, const char *arg);
 void cmp_collect_columns(struct compare *c);
 
 /* group.c */
+/* cmp_count_hosts - the distinct (host, topology_fp) over all rows; *@first: the first host. */
+int cmp_count_hosts(const struct compare *c, char **first);
 void cmp_add_row(struct compare *c, int ri, int row);
 int cmp_find_cell(const struct compare *c, int side, int group, int entry);
 char *cmp_key_text(const struct compare *c, const struct group *g, const struct entry *e);
@@ -241,6 +247,13 @@ void cmp_judge(struct compare *c);
 
 /* report.c: the header and the pieces every format shares. */
 void cmp_build_header(struct compare *c, struct header *h);
+/*
+ * cmp_count_comparisons - how many comparisons (a column against its base in one table,
+ * whatever the metrics) have a result @want accepts: the one way the header and the
+ * summary's last list count comparisons.
+ */
+int cmp_count_comparisons(const struct compare *c,
+			  int (*want)(const struct compare *c, const struct result *r));
 /* cmp_correction_desc - what the p-values are, for headers (allocated). */
 char *cmp_correction_desc(const struct compare *c);
 void cmp_fmt_val(char *buf, size_t len, double v);

@@ -72,6 +72,7 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 	char cell[S_N][160];
 	const char *cp[S_N];
 	struct summary s;
+	struct sb flags = {0};
 
 	cmp_cell_summary(c, b->cell[col], m, &s);
 	row_label(c, b, col, cell[S_CASE], sizeof(cell[S_CASE]));
@@ -89,16 +90,10 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 	}
 	cmp_fmt_pct(cell[S_CV], 160, s.cv);
 	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = '\0';
-	{
-		/* flags of this row's own repetitions: not ok, or counters multiplexed */
-		struct sb f = {0};
-
-		cmp_status_flags(&f, "", &c->cells[b->cell[col]]);
-		if (s.n && s.mux < 1)
-			sb_printf(&f, "%smultiplexed (mux %.2f)", f.n ? "; " : "", s.mux);
-		snprintf(cell[S_FLAGS], 160, "%s", sb_str(&f));
-		free(f.p);
-	}
+	/* flags of this row's own repetitions (not ok, counters multiplexed), never cut */
+	cmp_status_flags(&flags, "", &c->cells[b->cell[col]]);
+	if (s.n && s.mux < 1)
+		sb_printf(&flags, "%smultiplexed (mux %.2f)", flags.n ? "; " : "", s.mux);
 	if (!col) {
 		snprintf(cell[S_CHANGE], 160, "base");
 	} else {
@@ -106,8 +101,10 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 	}
 	for (int k = 0; k < S_N; k++)
 		cp[k] = cell[k];
+	cp[S_FLAGS] = sb_str(&flags);
 	table_add(t, cp);
-	return cell[S_FLAGS][0] != '\0';
+	free(flags.p);
+	return flags.n > 0;
 }
 
 /* The tables of metric @m: one section per group, the base row first. */
@@ -160,6 +157,18 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 	return rows;
 }
 
+/* tested - @r is a shown metric with a p; significant - and improved or regressed. */
+static int tested(const struct compare *c, const struct result *r)
+{
+	return shown(c, r->metric) && r->have_p;
+}
+
+static int significant(const struct compare *c, const struct result *r)
+{
+	return tested(c, r) &&
+	       (!strcmp(r->verdict, "improved") || !strcmp(r->verdict, "regressed"));
+}
+
 /* The significant changes of the shown metrics, across all tables. */
 static void print_significant(const struct compare *c, FILE *out)
 {
@@ -169,7 +178,8 @@ static void print_significant(const struct compare *c, FILE *out)
 	    {"ci", 0},	  {"p", 1},	 {"verdict", 0},
 	};
 	struct table *t = table_new(G_N, cols);
-	int total = 0, nshown = 0;
+	int nshown = 0, total = cmp_count_comparisons(c, tested),
+	    nsig = cmp_count_comparisons(c, significant);
 
 	for (int m = 0; m < c->nmetrics; m++)
 		nshown += shown(c, m);
@@ -182,10 +192,7 @@ static void print_significant(const struct compare *c, FILE *out)
 		char cell[G_N][1024], base[256], with[256];
 		const char *cp[G_N];
 
-		if (!shown(c, r->metric) || !r->have_p)
-			continue;
-		total++;
-		if (strcmp(r->verdict, "improved") && strcmp(r->verdict, "regressed"))
+		if (!significant(c, r))
 			continue;
 		snprintf(cell[G_WHERE], 1024, "%s %s %s threads=%s", g->scenario, g->workload,
 			 g->placement, g->threads);
@@ -202,7 +209,7 @@ static void print_significant(const struct compare *c, FILE *out)
 			cp[k] = cell[k];
 		table_add(t, cp);
 	}
-	fprintf(out, "\nsignificant changes: %d of %d comparison%s", table_rows(t), total,
+	fprintf(out, "\nsignificant changes: %d of %d comparison%s", nsig, total,
 		total == 1 ? "" : "s");
 	if (table_rows(t)) {
 		fprintf(out, "\n");
@@ -226,7 +233,7 @@ static void print_header(const struct header *h, const char *const *keys, FILE *
 
 void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out)
 {
-	static const char *const first[] = {"compare", "machine", "run", "base", NULL};
+	static const char *const first[] = {"compare", "machine", "run", "warning", "base", NULL};
 	static const char *const last[] = {"note", "flagged", "unmatched", NULL};
 	const char *corr = cmp_correction_short[c->o.correction];
 	int any = 0;

@@ -47,6 +47,40 @@ static long registry_rank(struct compare *c, const char *dim, const char *scenar
 	return r;
 }
 
+/* side_key - a row's host and topology_fp, the side of --by host ("host\x1ftopo"). */
+static char *side_key(const struct run *r, int row, const char **host, const char **topo)
+{
+	*host = r->c_host >= 0 ? cmp_cell_at(r, row, r->c_host) : r->host ? r->host : r->label;
+	*topo = cmp_cell_at(r, row, r->c_topo);
+	return xasprintf("%s\x1f%s", *host, *topo);
+}
+
+int cmp_count_hosts(const struct compare *c, char **first)
+{
+	struct map seen = {0};
+	int n;
+
+	*first = NULL;
+	for (int ri = 0; ri < c->nruns; ri++)
+		for (int row = 0; row < c->runs[ri].t->nrows; row++) {
+			const char *host, *topo;
+			char *key = side_key(&c->runs[ri], row, &host, &topo);
+
+			if (cmp_map_get(&seen, key) < 0) {
+				cmp_map_put(&seen, key, 1);
+				if (!*first)
+					*first = xstrdup(host);
+			}
+			free(key);
+		}
+	n = (int)seen.n;
+	for (size_t i = 0; i < seen.cap; i++)
+		free(seen.keys[i]);
+	free(seen.keys);
+	free(seen.vals);
+	return n;
+}
+
 static int side_of(struct compare *c, int ri, int row)
 {
 	const struct run *r = &c->runs[ri];
@@ -58,9 +92,7 @@ static int side_of(struct compare *c, int ri, int row)
 		return 0;
 	if (!c->o.by_host)
 		return ri;
-	host = r->c_host >= 0 ? cmp_cell_at(r, row, r->c_host) : r->host ? r->host : r->label;
-	topo = cmp_cell_at(r, row, r->c_topo);
-	key = xasprintf("%s\x1f%s", host, topo);
+	key = side_key(r, row, &host, &topo);
 	s = cmp_map_get(&c->smap, key);
 	if (s < 0) {
 		struct side *sd;

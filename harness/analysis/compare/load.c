@@ -6,6 +6,7 @@
 
 #include "compare.h"
 #include "csv.h"
+#include "esc.h"
 
 static uint64_t fnv1a(const char *s)
 {
@@ -104,7 +105,21 @@ void cmp_load_run(struct run *r, const char *arg)
 	r->cpu_model = f.cpu_model;
 	r->machine = f.machine;
 	r->start = f.start;
+	r->incomplete = f.incomplete;
+	r->design = f.design;
+	r->precision = f.precision;
 	dir = f.dir;
+	/* Names read from files reach the terminal and the report files: escaped once here. */
+	for (int i = 0; i < r->t->nrows; i++)
+		for (int k = 0; k < r->t->ncols; k++)
+			esc_inplace(&r->t->rows[i][k]);
+	for (int k = 0; k < r->t->ncols; k++)
+		esc_inplace(&r->t->header[k]);
+	esc_inplace(&r->label);
+	esc_inplace(&r->host);
+	esc_inplace(&r->cpu_model);
+	esc_inplace(&r->machine);
+	esc_inplace(&r->start);
 	for (int i = 0; i < NREQ; i++)
 		r->col[i] = csv_col(r->t, results_required[i]);
 	r->c_host = csv_col(r->t, "host");
@@ -181,23 +196,27 @@ void cmp_collect_columns(struct compare *c)
 		char *list = xstrdup(c->o.metrics), *save = NULL;
 		char **keep = xcalloc((size_t)c->nmetrics, sizeof(char *));
 		int nkeep = 0;
+		char *m;
 
-		for (char *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+		for (m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
 			int found = -1;
 
 			for (int i = 0; i < c->nmetrics; i++)
 				if (!strcmp(c->metrics[i], m))
 					found = i;
 			if (found < 0)
-				usage_error("--metric", m,
-					    "no such metric column (ops_per_s, ns_per_op or a "
-					    "*_per_op column of RUN)");
+				break;
 			for (int i = 0; i < nkeep; i++)
 				if (keep[i] == c->metrics[found])
 					found = -1;
 			if (found >= 0)
 				keep[nkeep++] = c->metrics[found];
 		}
+		/* An unknown name, or none at all (-m '' or -m ,): the same refusal. */
+		if (m || !nkeep)
+			usage_error("--metric", m ? m : c->o.metrics,
+				    "no such metric column (ops_per_s, ns_per_op or a *_per_op "
+				    "column of RUN)");
 		free(list);
 		free(c->metrics);
 		c->metrics = keep;

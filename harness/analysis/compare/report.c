@@ -96,6 +96,39 @@ char *cmp_correction_desc(const struct compare *c)
 			 c->o.correction == CORR_NONE ? "not " : "", desc[c->o.correction]);
 }
 
+int cmp_count_comparisons(const struct compare *c,
+			  int (*want)(const struct compare *c, const struct result *r))
+{
+	int n = 0;
+
+	for (int bi = 0; bi < c->nblocks; bi++) {
+		const struct block *b = &c->blocks[bi];
+
+		for (int col = 1; col < b->ncols; col++) {
+			int any = 0;
+
+			for (int m = 0; m < c->nmetrics && !any; m++) {
+				int i = b->res[col * c->nmetrics + m];
+
+				any = i >= 0 && want(c, &c->res[i]);
+			}
+			n += any;
+		}
+	}
+	return n;
+}
+
+static int has_data(const struct compare *c, const struct result *r)
+{
+	(void)c;
+	return r->b.n && r->o.n;
+}
+
+static int cannot_reach(const struct compare *c, const struct result *r)
+{
+	return has_data(c, r) && r->min_p >= c->o.alpha;
+}
+
 void cmp_build_header(struct compare *c, struct header *h)
 {
 	char a[32], cil[32];
@@ -136,6 +169,15 @@ void cmp_build_header(struct compare *c, struct header *h)
 		hdr(h, "base",
 		    xasprintf("%s%s", c->sides[0].name, c->o.by_host ? "" : " (the first RUN)"));
 	}
+	if (c->fallback)
+		hdr(h, "note", xstrdup(c->fallback));
+	for (int i = 0; i < c->nruns; i++)
+		if (c->runs[i].incomplete)
+			hdr(h, "warning",
+			    xasprintf("incomplete run: %s (%s): %s; its %d rows are compared as "
+				      "they are",
+				      c->runs[i].label, c->runs[i].arg, c->runs[i].incomplete,
+				      c->runs[i].t->nrows));
 	fmt_g(a, sizeof(a), c->o.alpha);
 	hdr(h, "values",
 	    xstrdup("median over the ok repetitions; cv = stddev / mean; %change = change of "
@@ -155,17 +197,13 @@ void cmp_build_header(struct compare *c, struct header *h)
 	    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as %%change "
 		      "(%d resamples, GSL MT19937 seed %d), for ops_per_s%s",
 		      cil, CI_ITERS, CI_SEED, c->o.ci ? " and every metric (--ci)" : ""));
+	total = cmp_count_comparisons(c, has_data);
+	low = cmp_count_comparisons(c, cannot_reach);
 	for (int i = 0; i < c->nres; i++) {
 		const struct result *r = &c->res[i];
 
-		if (!r->b.n || !r->o.n)
-			continue;
-		total++;
-		if (r->min_p >= c->o.alpha) {
-			low++;
-			if (worst < 0 || r->min_p > c->res[worst].min_p)
-				worst = i;
-		}
+		if (cannot_reach(c, r) && (worst < 0 || r->min_p > c->res[worst].min_p))
+			worst = i;
 	}
 	/* Enough repetitions for the largest family: m tests, the smallest p times m (Holm). */
 	int fam = 1;

@@ -64,23 +64,56 @@ int cmp_higher_is_better(const char *metric)
 	return !strcmp(metric, "ops_per_s");
 }
 
+#define REASON_MAX 60 /* a reason longer than this is shortened in the flags */
+
+/*
+ * add_reason - @s onto @f, whole when it is at most REASON_MAX bytes, else up to the last
+ * space before that limit outside parentheses, then "...": never cut inside "(...)".
+ */
+static void add_reason(struct sb *f, const char *s)
+{
+	size_t n = strlen(s), cut = 0;
+	int depth = 0;
+
+	if (n <= REASON_MAX) {
+		sb_add(f, s, n);
+		return;
+	}
+	for (size_t i = 0; i < REASON_MAX; i++) {
+		depth += (s[i] == '(') - (s[i] == ')');
+		if (s[i] == ' ' && depth <= 0 && i > 0)
+			cut = i;
+	}
+	if (!cut) /* one long word, or a parenthesis from the start: the whole text */
+		cut = n;
+	while (cut > 0 && (s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':'))
+		cut--;
+	sb_add(f, s, cut);
+	if (cut < n)
+		sb_add(f, "...", 3);
+}
+
 void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl)
 {
 	const char *sp = who[0] ? " " : "";
 
-	if (cl->nerr)
-		sb_printf(f, "%s%s%s%d/%d error: %.60s", f->n ? "; " : "", who, sp, cl->nerr,
-			  cl->nrows, cl->err_reason);
-	if (cl->nskip)
-		sb_printf(f, "%s%s%s%d/%d skipped: %.60s", f->n ? "; " : "", who, sp, cl->nskip,
-			  cl->nrows, cl->skip_reason[0] ? cl->skip_reason : "no reason given");
+	if (cl->nerr) {
+		sb_printf(f, "%s%s%s%d/%d error: ", f->n ? "; " : "", who, sp, cl->nerr, cl->nrows);
+		add_reason(f, cl->err_reason);
+	}
+	if (cl->nskip) {
+		sb_printf(f, "%s%s%s%d/%d skipped: ", f->n ? "; " : "", who, sp, cl->nskip,
+			  cl->nrows);
+		add_reason(f, cl->skip_reason[0] ? cl->skip_reason : "no reason given");
+	}
 	if (cl->ndist) { /* status disturbed (group.c counts it apart from errors) */
 		const char *why = cl->dist_reason[0] ? cl->dist_reason : "noise over the limit";
 
 		if (!strncmp(why, "disturbed: ", 11)) /* the reason may name its status */
 			why += 11;
-		sb_printf(f, "%s%s%s%d/%d disturbed: %.60s", f->n ? "; " : "", who, sp, cl->ndist,
-			  cl->nrows, why);
+		sb_printf(f, "%s%s%s%d/%d disturbed: ", f->n ? "; " : "", who, sp, cl->ndist,
+			  cl->nrows);
+		add_reason(f, why);
 	}
 }
 

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/* esc.c - control characters and invalid UTF-8 escaped for printing (esc.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "esc.h"
+#include "strbuf.h"
+#include "util.h"
+
+/*
+ * keep - how many bytes at @s print as they are: the length of one printable ASCII character
+ * or valid UTF-8 sequence that is not a C1 control; 0 when the byte at @s must be escaped.
+ */
+static size_t keep(const unsigned char *s)
+{
+	size_t n;
+	unsigned cp;
+
+	if (*s >= 0x20 && *s < 0x7f)
+		return 1;
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2, cp = *s & 0x1f;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3, cp = *s & 0x0f;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4, cp = *s & 0x07;
+	else
+		return 0; /* a control, DEL, a continuation byte alone, or never valid */
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong, surrogate, beyond U+10FFFF, or a C1 control */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+		return 0;
+	return n;
+}
+
+int esc_needed(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = keep(p);
+
+		if (!n)
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+char *esc_text(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct sb b = {0};
+
+	if (!esc_needed(s))
+		return xstrdup(s);
+	while (*p) {
+		size_t n = keep(p);
+
+		if (n) {
+			sb_add(&b, (const char *)p, n);
+			p += n;
+		} else { /* a C1 control's two bytes are escaped one by one */
+			sb_printf(&b, "\\x%02x", *p++);
+		}
+	}
+	return b.p;
+}
+
+void esc_inplace(char **s)
+{
+	if (*s && esc_needed(*s)) {
+		char *e = esc_text(*s);
+
+		free(*s);
+		*s = e;
+	}
+}

@@ -1,0 +1,57 @@
+#!/bin/sh
+# compare_cli.sh PCBENCH SRCDIR - compare's small promises through the binary, on copies of
+# tests/fixtures/compare/one: terminal control characters in names read from the CSV come
+# out escaped (terminal, compare.txt, compare-lkp.txt, compare.csv); an interrupted or
+# killed run says so in one line with its row count; --by host with one host falls back to
+# the presets table with a note; a long reason is never cut inside a parenthesis.
+set -u
+pcbench=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+one=$src/tests/fixtures/compare/one
+esc=$(printf '\033')
+bel=$(printf '\007')
+
+# Escape sequences in a preset, a host and a reason; a long reason with parentheses.
+mkdir "$tmp/e"
+sed -e "s/+fix/+fix${esc}]0;pwned${bel}/" -e "s/,lab1,/,lab${esc}[2J1,/" \
+	-e "s/thread 1: no operation completed in the window/thread 1: no operation completed in the window (the scenario stopped at once: signal 15${esc}[31m)/" \
+	"$one/results.csv" >"$tmp/e/results.csv"
+"$pcbench" compare "$tmp/e" -o "$tmp/e" >"$tmp/e/out" 2>&1 ||
+	{ echo "FAIL: compare of escaped names: exit $?"; cat "$tmp/e/out"; fail=1; }
+for f in out compare.txt compare-lkp.txt compare.csv; do
+	if grep -q "$esc" "$tmp/e/$f" || grep -q "$bel" "$tmp/e/$f"; then
+		echo "FAIL: $f holds a raw control character"
+		fail=1
+	fi
+	grep -qF '+fix\x1b]0;pwned\x07' "$tmp/e/$f" ||
+		{ echo "FAIL: $f does not show the escaped preset"; fail=1; }
+done
+grep -qF 'completed in the window...' "$tmp/e/out" ||
+	{ echo "FAIL: the long reason is not shortened at a word"; grep error "$tmp/e/out"; fail=1; }
+grep -q '(the scenario' "$tmp/e/out" &&
+	{ echo "FAIL: the flags cut a reason inside its parenthesis"; fail=1; }
+
+# An interrupted run, and one without an end time (killed).
+mkdir "$tmp/i" "$tmp/k"
+cp "$one/results.csv" "$tmp/i/" && cp "$one/results.csv" "$tmp/k/"
+sed 's/"end_time": .*/"end_time": "2026-01-02T03:05:00Z", "interrupted": true/' \
+	"$one/context.json" >"$tmp/i/context.json"
+sed 's/"end_time": .*/"end_time": null/' "$one/context.json" >"$tmp/k/context.json"
+"$pcbench" compare "$tmp/i" >"$tmp/i.out" 2>&1 || { echo "FAIL: compare interrupted"; fail=1; }
+"$pcbench" compare "$tmp/k" -f table >"$tmp/k.out" 2>&1 || { echo "FAIL: compare killed"; fail=1; }
+[ "$(grep -c 'incomplete run: fixture-run .*: interrupted; its 42 rows' "$tmp/i.out")" -eq 1 ] ||
+	{ echo "FAIL: no one-line note of an interrupted run"; cat "$tmp/i.out"; fail=1; }
+grep -q 'incomplete run: .*no end time.*its 42 rows' "$tmp/k.out" ||
+	{ echo "FAIL: no note of a run without an end time"; fail=1; }
+"$pcbench" compare "$one" | grep -q 'incomplete' &&
+	{ echo "FAIL: a complete run is called incomplete"; fail=1; }
+
+# --by host with one host: the presets table, with a note (exit 0).
+"$pcbench" compare "$one" --by host >"$tmp/h.out" 2>&1 || { echo "FAIL: --by host exit"; fail=1; }
+grep -q '^note *--by host: one host (lab1) in the RUN: the presets within the run are compared instead' \
+	"$tmp/h.out" || { echo "FAIL: --by host with one host: no note"; cat "$tmp/h.out"; fail=1; }
+grep -q '^+fix \[L1\] ' "$tmp/h.out" || { echo "FAIL: --by host did not fall back"; fail=1; }
+exit $fail
