@@ -17,9 +17,10 @@ extern const struct cmd_help compare_help;
 /*
  * compare_run_report - `pcbench compare DIR -o DIR`: the end-of-run report of the run in
  * DIR (the summary tables and significant changes on stdout, the full report into DIR).
- * Returns compare_main's status.
+ * Returns compare_main's status; sets *@no_verdict (when not NULL) to how many comparisons
+ * ended "no verdict" (too few clean blocks: measure exits 5).
  */
-int compare_run_report(const char *dir);
+int compare_run_report(const char *dir, int *no_verdict);
 /* plot_main - `pcbench plot RUN [-o DIR]`. */
 int plot_main(int argc, char **argv);
 extern const struct cmd_help plot_help;

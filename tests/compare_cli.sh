@@ -3,7 +3,8 @@
 # tests/fixtures/compare/one: terminal control characters in names read from the CSV come
 # out escaped (terminal, compare.txt, compare-lkp.txt, compare.csv); an interrupted or
 # killed run says so in one line with its row count; --by host with one host falls back to
-# the presets table with a note; a long reason is never cut inside a parenthesis.
+# the presets table with a note; a long reason is never cut inside a parenthesis; families
+# of a -D sweep (batch=32,64) stay in tables of their own value.
 set -u
 pcbench=$1
 src=$2
@@ -54,4 +55,32 @@ grep -q 'incomplete run: .*no end time.*its 42 rows' "$tmp/k.out" ||
 grep -q '^note *--by host: one host (lab1) in the RUN: the presets within the run are compared instead' \
 	"$tmp/h.out" || { echo "FAIL: --by host with one host: no note"; cat "$tmp/h.out"; fail=1; }
 grep -q '^+fix \[L1\] ' "$tmp/h.out" || { echo "FAIL: --by host did not fall back"; fail=1; }
+# A sweep: before and +fix at batch=32 and, twice as fast each, at batch=64. Each +fix is
+# +50% against the before of its own batch (against the other's it would be +200% or -25%).
+awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next }
+	$6 == 1 && ($3 == "before" || $3 == "+fix") { print; $12 *= 2; $13 /= 2; $29 = 64; print }' \
+	"$one/results.csv" >"$tmp/sweep.csv"
+"$pcbench" compare "$tmp/sweep.csv" >"$tmp/s.out" 2>&1 || { echo "FAIL: compare sweep"; fail=1; }
+for b in 32 64; do
+	grep -A4 "^fixture  workload=w1  placement=scatter  threads=1  home=0  batch=$b\$" "$tmp/s.out" |
+		grep -q "^+fix \[L1\] batch=$b .* +50\.0% " ||
+		{ echo "FAIL: sweep batch=$b: +fix not +50% against its own base"; fail=1; }
+done
+[ "$fail" -eq 0 ] || cat "$tmp/s.out"
+
+# A run with blocks but measured with --design independent, and two runs merged into one
+# CSV: the independent analysis, with the design line saying why.
+blocks=$src/tests/fixtures/compare/blocks
+mkdir "$tmp/ind"
+cp "$blocks/results.csv" "$tmp/ind/"
+sed 's/"design": "blocks"/"design": "independent"/' "$blocks/context.json" >"$tmp/ind/context.json"
+"$pcbench" compare "$tmp/ind" >"$tmp/ind.out" 2>&1 || { echo "FAIL: compare ind"; fail=1; }
+grep -q '^design *independent repetitions (the run was measured with --design independent)' \
+	"$tmp/ind.out" || { echo "FAIL: --design independent: no design line"; fail=1; }
+grep -q 'no verdict' "$tmp/ind.out" && { echo "FAIL: independent design says no verdict"; fail=1; }
+sed '2,10s/^blocks-run,/other-run,/' "$blocks/results.csv" >"$tmp/merged.csv"
+"$pcbench" compare "$tmp/merged.csv" | grep -q '^design *independent repetitions (merged runs' ||
+	{ echo "FAIL: merged runs: no independent design line"; fail=1; }
+"$pcbench" compare "$blocks" | grep -q '^design *blocks' ||
+	{ echo "FAIL: blocks/: not the block design"; fail=1; }
 exit $fail

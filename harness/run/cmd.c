@@ -409,7 +409,7 @@ int measure_main(int argc, char **argv)
 	/* The verdict: compare's report of this run, on stdout and into the run directory. */
 	if (run.opt.matrix)
 		print_matrix();
-	else if (run.done && !run.write_failed && compare_run_report(run.run_dir))
+	else if (run.done && !run.write_failed && compare_run_report(run.run_dir, NULL))
 		run.write_failed = 1;
 	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run.run_dir, run.ok, run.errors,
 	       run.skipped);

@@ -258,10 +258,10 @@ int compare_main(int argc, char **argv)
 			cp->sides[i].state = cp->runs[i].machine;
 		}
 	}
+	cmp_find_sweeps(cp);
 	for (int ri = 0; ri < cp->nruns; ri++)
-		for (int row = 0; row < cp->runs[ri].t->nrows; row++) {
+		for (int row = 0; row < cp->runs[ri].t->nrows; row++)
 			cmp_add_row(cp, ri, row);
-		}
 	{
 		/* distinct hosts over all rows */
 		struct map hosts = {0};
@@ -318,12 +318,15 @@ int compare_main(int argc, char **argv)
 			}
 		}
 	}
+	cmp_choose_design(cp);
+	cmp_find_mappings(cp);
 	cmp_build_blocks(cp);
 	for (int bi = 0; bi < cp->nblocks; bi++)
 		for (int col = 1; col < cp->blocks[bi].ncols; col++)
 			if (cp->blocks[bi].cell[col] >= 0)
 				cmp_compare_cells(cp, bi, col);
 	cmp_judge(cp);
+	cmp_mapping_changes(cp);
 	cmp_build_header(cp, h);
 	cp->o.fmt->fn(cp, h, stdout);
 	status = cp->o.out_dir ? write_files(cp, h, cp->o.out_dir) : 0;
@@ -334,9 +337,12 @@ int compare_main(int argc, char **argv)
 	return status;
 }
 
-int compare_run_report(const char *dir)
+int compare_run_report(const char *dir, int *no_verdict)
 {
 	char *argv[] = {"compare", (char *)dir, "-o", (char *)dir, NULL};
+	int status = compare_main(4, argv);
 
-	return compare_main(4, argv);
+	if (no_verdict)
+		*no_verdict = cmp_count_no_verdict(&state);
+	return status;
 }

@@ -89,9 +89,10 @@ struct run {
 	struct csv_table *t;
 	int col[NREQ];
 	int c_host, c_home, c_topo;
-	int *param_col;	 /* per global parameter: column, or -1 */
-	int *metric_col; /* per global metric: column, or -1 */
-	int *mux_col;	 /* per global metric: its <stem>_mux column, or -1 */
+	int c_block, c_dist_by, c_xb, c_xa; /* block, disturbed_by, xfer_before/after_ns */
+	int *param_col;			    /* per global parameter: column, or -1 */
+	int *metric_col;		    /* per global metric: column, or -1 */
+	int *mux_col;			    /* per global metric: its <stem>_mux column, or -1 */
 };
 
 struct side {
@@ -105,8 +106,9 @@ struct side {
 
 struct group {
 	char *scenario, *workload, *placement, *threads, *home, *host;
+	char *sweep; /* the swept parameters' values ("batch=32"), "" when none */
 	long nthreads;
-	long sc_rank, wl_rank, pl_rank, home_rank, host_rank;
+	long sc_rank, wl_rank, pl_rank, home_rank, host_rank, sweep_rank;
 };
 
 struct entry {
@@ -140,10 +142,34 @@ struct result {
 	double p_adj; /* mwu.p corrected within its family (NaN without a p) */
 	int family;   /* the family's size: the p-values of its metric in its table */
 	int have_p;
-	struct stats_mwu mwu;
+	struct stats_mwu mwu; /* paired: .p the signed-rank p, .exact; no U */
 	const char *verdict;
 	char *flags;
+	int paired; /* from blocks (blocks.c): change, ci and p within blocks */
+	int nclean; /* paired: the clean blocks compared */
 };
+
+/* A table's blocks under the block design (blocks.c). */
+struct tblocks {
+	int nb, ncap, cap;
+	char **name;	    /* [j]: block j's number, as text */
+	signed char *state; /* [col * cap + j]: 0 no row, 1 a clean row, 2 rows, none clean */
+	int *clean;	    /* [j]: every measured column has a clean row in block j */
+	int *mapping;	    /* [j]: block j's host mapping, or -1 */
+	int nclean, nleft;  /* blocks kept and left out */
+	char *left;	    /* "2 of 15 blocks disturbed (2 run delay)", or NULL */
+};
+
+/* The change of one comparison within the blocks of one host mapping. */
+struct mchange {
+	int res, mapping;
+	struct block_change bc;
+};
+
+/* Host mappings: clusters of the transfer probe's values (blocks.c, cmp_find_mappings). */
+#define MAP_GAP 2.0	 /* clusters are apart where one value is over twice the last */
+#define MAP_MIN_PROBES 3 /* and hold at least this many probes (and 5% of them) */
+#define MAP_MAX 8
 
 struct block {
 	int group, entry; /* entry: several-runs mode only, else -1 */
@@ -171,6 +197,7 @@ struct compare {
 	int nruns, one_run;
 	char **params; /* parameter names (the part after "param_") */
 	int nparams;
+	int *sweep; /* per parameter: 1 when one run's family has several values (a sweep) */
 	char **metrics;
 	int nmetrics, nhosts;
 	int has_home; /* some row has a non-empty home */
@@ -191,7 +218,14 @@ struct compare {
 	struct map gmap, emap, cmap, smap, first;
 	long nrows_seen;
 	char *base_desc;
-	char *fallback; /* why --by host fell back to another comparison, or NULL */
+	char *fallback;	     /* why --by host fell back to another comparison, or NULL */
+	int paired;	     /* the block design's analysis (cmp_choose_design) */
+	char *design;	     /* the header's design line */
+	struct tblocks **tb; /* per block (table): its design blocks, built when first needed */
+	int nmap;	     /* host mappings seen by the transfer probe */
+	double map_lo[MAP_MAX], map_hi[MAP_MAX], xfer_lo, xfer_hi;
+	struct mchange *mc; /* per comparison and mapping (ops_per_s), when nmap > 1 */
+	int nmc, mc_cap;
 	char **sc_base; /* per entry's scenario: the base preset; parallel to sc_names */
 	char **sc_names;
 	int nsc;
@@ -225,12 +259,36 @@ void cmp_collect_columns(struct compare *c);
 /* group.c */
 /* cmp_count_hosts - the distinct (host, topology_fp) over all rows; *@first: the first host. */
 int cmp_count_hosts(const struct compare *c, char **first);
+/*
+ * cmp_find_sweeps - one RUN: the parameters that take several values within one family
+ * (same scenario, preset, layout, workload, placement, threads, home, host): -D sweeps.
+ * Their values become part of the group, so families of other values stay apart.
+ */
+void cmp_find_sweeps(struct compare *c);
 void cmp_add_row(struct compare *c, int ri, int row);
 int cmp_find_cell(const struct compare *c, int side, int group, int entry);
 char *cmp_key_text(const struct compare *c, const struct group *g, const struct entry *e);
 void cmp_build_blocks(struct compare *c);
 
+/* blocks.c */
+/* cmp_choose_design - blocks or independent repetitions, and the header's line saying why. */
+void cmp_choose_design(struct compare *c);
+/*
+ * cmp_find_mappings - the host mappings of a run: its transfer probe values sorted, split
+ * where one is over MAP_GAP times the one before; a cluster of fewer than MAP_MIN_PROBES
+ * (and 5% of the probes) is a stray probe and counts as none.
+ */
+void cmp_find_mappings(struct compare *c);
+/* cmp_pair_result - @r (column @col of table @bi) from the clean blocks of its table. */
+void cmp_pair_result(struct compare *c, int bi, int col, struct result *r, struct sb *flags);
+/* cmp_mapping_changes - with several host mappings: each comparison within each (c->mc). */
+void cmp_mapping_changes(struct compare *c);
+/* cmp_blocks_left - how many blocks of table @bi are left out. */
+int cmp_blocks_left(struct compare *c, int bi);
+
 /* verdict.c */
+/* cmp_parse_num - the number in @row, @col of @r; a cell that is not one exits 2. */
+double cmp_parse_num(const struct run *r, int row, int col);
 int cmp_higher_is_better(const char *metric);
 /* cmp_cell_summary - median, mean, sd, cv of @metric over the ok rows of cell @cell. */
 void cmp_cell_summary(const struct compare *c, int cell, int metric, struct summary *s);
@@ -254,6 +312,10 @@ void cmp_build_header(struct compare *c, struct header *h);
  */
 int cmp_count_comparisons(const struct compare *c,
 			  int (*want)(const struct compare *c, const struct result *r));
+/* cmp_count_no_verdict - the comparisons whose verdict is "no verdict". */
+int cmp_count_no_verdict(const struct compare *c);
+/* cmp_half_width - half the width of @r's ci, in %change points. */
+double cmp_half_width(const struct result *r);
 /* cmp_correction_desc - what the p-values are, for headers (allocated). */
 char *cmp_correction_desc(const struct compare *c);
 void cmp_fmt_val(char *buf, size_t len, double v);

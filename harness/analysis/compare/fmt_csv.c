@@ -130,7 +130,10 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 		v[k++] = num[0];
 		v[k++] = num[1];
 		v[k++] = num[2];
-		v[k++] = r->have_p ? (r->mwu.exact ? "exact" : "normal") : "";
+		v[k++] = !r->have_p  ? ""
+			 : r->paired ? (r->mwu.exact ? "signed-rank exact" : "signed-rank normal")
+			 : r->mwu.exact ? "exact"
+					: "normal";
 		v[k++] = num[8];
 		v[k++] = cmp_correction_names[c->o.correction];
 		v[k++] = num[9];

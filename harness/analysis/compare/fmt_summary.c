@@ -14,7 +14,7 @@
 #include "compare.h"
 #include "table.h"
 
-enum { S_CASE, S_VALUE, S_NS, S_CV, S_CHANGE, S_CI, S_P, S_VERDICT, S_FLAGS, S_N };
+enum { S_CASE, S_VALUE, S_NS, S_CV, S_CHANGE, S_CI, S_P, S_VERDICT, S_TARGET, S_FLAGS, S_N };
 
 /* shown - metric @m is on the terminal: ops_per_s, or every metric --metric names. */
 static int shown(const struct compare *c, int m)
@@ -89,15 +89,23 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 			snprintf(cell[S_NS], 160, "%.1f", sn.median);
 	}
 	cmp_fmt_pct(cell[S_CV], 160, s.cv);
-	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = '\0';
-	/* flags of this row's own repetitions (not ok, counters multiplexed), never cut */
-	cmp_status_flags(&flags, "", &c->cells[b->cell[col]]);
+	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = cell[S_TARGET][0] = '\0';
+	/* flags of this row's own repetitions (not ok, counters multiplexed), never cut; in
+	 * blocks, a comparison's flags say which blocks were left out and why */
+	if (col && r && r->paired)
+		sb_printf(&flags, "%s", r->flags);
+	else
+		cmp_status_flags(&flags, "", &c->cells[b->cell[col]]);
 	if (s.n && s.mux < 1)
 		sb_printf(&flags, "%smultiplexed (mux %.2f)", flags.n ? "; " : "", s.mux);
 	if (!col) {
 		snprintf(cell[S_CHANGE], 160, "base");
 	} else {
 		verdict_cells(r, cell[S_CHANGE], cell[S_CI], cell[S_P], cell[S_VERDICT], 160);
+		if (r->paired && !isnan(r->ci_lo))
+			snprintf(cell[S_TARGET], 160, "%s (±%.1f%%)",
+				 cmp_half_width(r) <= c->runs[0].precision ? "met" : "not met",
+				 cmp_half_width(r));
 	}
 	for (int k = 0; k < S_N; k++)
 		cp[k] = cell[k];
@@ -120,6 +128,7 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 	    {"ci", 0},
 	    {"p", 1},
 	    {"verdict", 0},
+	    {"target", 0},
 	    {"flags", 0},
 	};
 	struct table *t = table_new(S_N, cols);
@@ -127,6 +136,8 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 
 	if (!ops || metric_index(c, "ns_per_op") < 0)
 		table_hide(t, S_NS);
+	if (!ops || !c->paired || isnan(c->runs[0].precision))
+		table_hide(t, S_TARGET);
 	for (int bi = 0; bi < c->nblocks; bi++) {
 		const struct block *b = &c->blocks[bi];
 		int nres = 0;
@@ -160,12 +171,17 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 /* tested - @r is a shown metric with a p; significant - and improved or regressed. */
 static int tested(const struct compare *c, const struct result *r)
 {
-	return shown(c, r->metric) && r->have_p;
+	return shown(c, r->metric) && (r->have_p || !strcmp(r->verdict, "no verdict"));
+}
+
+static int no_verdict(const struct compare *c, const struct result *r)
+{
+	return shown(c, r->metric) && !strcmp(r->verdict, "no verdict");
 }
 
 static int significant(const struct compare *c, const struct result *r)
 {
-	return tested(c, r) &&
+	return shown(c, r->metric) && r->have_p &&
 	       (!strcmp(r->verdict, "improved") || !strcmp(r->verdict, "regressed"));
 }
 
@@ -179,7 +195,8 @@ static void print_significant(const struct compare *c, FILE *out)
 	};
 	struct table *t = table_new(G_N, cols);
 	int nshown = 0, total = cmp_count_comparisons(c, tested),
-	    nsig = cmp_count_comparisons(c, significant);
+	    nsig = cmp_count_comparisons(c, significant),
+	    nnv = cmp_count_comparisons(c, no_verdict);
 
 	for (int m = 0; m < c->nmetrics; m++)
 		nshown += shown(c, m);
@@ -194,8 +211,8 @@ static void print_significant(const struct compare *c, FILE *out)
 
 		if (!significant(c, r))
 			continue;
-		snprintf(cell[G_WHERE], 1024, "%s %s %s threads=%s", g->scenario, g->workload,
-			 g->placement, g->threads);
+		snprintf(cell[G_WHERE], 1024, "%s %s %s threads=%s%s%s", g->scenario, g->workload,
+			 g->placement, g->threads, g->sweep[0] ? " " : "", g->sweep);
 		row_label(c, b, 0, base, sizeof(base));
 		row_label(c, b, r->col, with, sizeof(with));
 		if (c->one_run)
@@ -211,6 +228,8 @@ static void print_significant(const struct compare *c, FILE *out)
 	}
 	fprintf(out, "\nsignificant changes: %d of %d comparison%s", nsig, total,
 		total == 1 ? "" : "s");
+	if (nnv)
+		fprintf(out, " (%d without a verdict)", nnv);
 	if (table_rows(t)) {
 		fprintf(out, "\n");
 		table_print(t, out, TABLE_TEXT);
@@ -219,6 +238,48 @@ static void print_significant(const struct compare *c, FILE *out)
 	} else {
 		fprintf(out, " (no comparison has ok repetitions on both sides: see the flags)\n");
 	}
+	table_free(t);
+}
+
+/* The change of each comparison within each host mapping (c->mc), when there are several. */
+static void print_mappings(const struct compare *c, FILE *out)
+{
+	enum { M_WHERE, M_CASE, M_MAP, M_N, M_CHANGE, M_CI, M_P, M_NCOLS };
+	static const struct table_col cols[M_NCOLS] = {
+	    {"table", 0},   {"change", 0}, {"transfer cost", 1}, {"blocks", 1},
+	    {"%change", 1}, {"ci", 0},	   {"p (raw)", 1},
+	};
+	struct table *t;
+
+	if (!c->nmc)
+		return;
+	t = table_new(M_NCOLS, cols);
+	for (int i = 0; i < c->nmc; i++) {
+		const struct mchange *mc = &c->mc[i];
+		const struct result *r = &c->res[mc->res];
+		const struct block *b = &c->blocks[r->block];
+		char cell[M_NCOLS][640], base[256], with[256];
+		const char *cp[M_NCOLS];
+		char *title = cmp_group_title(c, &c->groups[b->group], " ");
+
+		snprintf(cell[M_WHERE], 640, "%s", title);
+		free(title);
+		row_label(c, b, 0, base, sizeof(base));
+		row_label(c, b, r->col, with, sizeof(with));
+		snprintf(cell[M_CASE], 640, "%s vs %s", with, base);
+		snprintf(cell[M_MAP], 256, "%.0f–%.0f ns", c->map_lo[mc->mapping],
+			 c->map_hi[mc->mapping]);
+		snprintf(cell[M_N], 256, "%d", mc->bc.n);
+		snprintf(cell[M_CHANGE], 256, "%+.1f%%", mc->bc.pct);
+		snprintf(cell[M_CI], 256, "[%+.1f%%, %+.1f%%]", mc->bc.lo, mc->bc.hi);
+		snprintf(cell[M_P], 256, mc->bc.p >= 0.001 ? "%.3f" : "%.1e", mc->bc.p);
+		for (int k = 0; k < M_NCOLS; k++)
+			cp[k] = cell[k];
+		table_add(t, cp);
+	}
+	fprintf(out, "\nper host mapping: %%change within the blocks of each transfer-cost cluster "
+		     "(the tables above pool them)\n");
+	table_print(t, out, TABLE_TEXT);
 	table_free(t);
 }
 
@@ -233,20 +294,34 @@ static void print_header(const struct header *h, const char *const *keys, FILE *
 
 void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out)
 {
-	static const char *const first[] = {"compare", "machine", "run", "warning", "base", NULL};
-	static const char *const last[] = {"note", "flagged", "unmatched", NULL};
+	static const char *const first[] = {"compare", "machine", "run",     "warning",
+					    "base",    "design",  "mapping", NULL};
+	static const char *const last[] = {"note", "target", "flagged", "unmatched", NULL};
 	const char *corr = cmp_correction_short[c->o.correction];
 	int any = 0;
 
 	print_header(h, first, out);
-	fprintf(out,
-		"%-10smedians of the ok repetitions; cv = stddev / mean (- for one); %%change "
-		"against the base, its %g%% ci (bootstrap)\n",
-		"values", 100 * (1 - c->o.alpha));
-	fprintf(out,
-		"%-10stwo-sided Mann-Whitney U, %s per table; improved/regressed: p < %g and "
-		"|%%change| >= %g%%\n",
-		"p", corr, c->o.alpha, c->o.min_change);
+	if (c->paired) {
+		fprintf(out,
+			"%-10smedians of the ok repetitions; cv = stddev / mean (- for one); "
+			"%%change: median per-block ratio to the base, its 95%% ci (bootstrap over "
+			"blocks)\n",
+			"values");
+		fprintf(
+		    out,
+		    "%-10sexact Wilcoxon signed-rank on the per-block log ratios, %s per table; "
+		    "improved/regressed: p < %g and |%%change| >= %g%%\n",
+		    "p", corr, c->o.alpha, c->o.min_change);
+	} else {
+		fprintf(out,
+			"%-10smedians of the ok repetitions; cv = stddev / mean (- for one); "
+			"%%change against the base, its %g%% ci (bootstrap)\n",
+			"values", 100 * (1 - c->o.alpha));
+		fprintf(out,
+			"%-10stwo-sided Mann-Whitney U, %s per table; improved/regressed: p < %g "
+			"and |%%change| >= %g%%\n",
+			"p", corr, c->o.alpha, c->o.min_change);
+	}
 	print_header(h, last, out);
 	for (int m = 0; m < c->nmetrics; m++)
 		if (shown(c, m))
@@ -254,6 +329,7 @@ void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out)
 	if (!any)
 		fprintf(out, "\nnothing to compare%s\n",
 			c->one_run ? ": no group has a base and another preset" : "");
+	print_mappings(c, out);
 	print_significant(c, out);
 	cmp_print_unmatched(c, out, 0);
 }

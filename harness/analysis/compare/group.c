@@ -123,6 +123,58 @@ static int side_of(struct compare *c, int ri, int row)
 	return s;
 }
 
+/* key_add - "\x1f" and @s onto a map key: once per row and parameter, so no printf. */
+static void key_add(struct sb *key, const char *s)
+{
+	sb_addc(key, '\x1f');
+	sb_add(key, s, strlen(s));
+}
+
+/* family_key - a row's family in one run without its parameters: "sc\x1fpreset\x1f...". */
+static void family_key(struct sb *key, const struct run *r, int row)
+{
+	static const int cols[] = {C_SCENARIO, C_PRESET,    C_LAYOUT,
+				   C_WORKLOAD, C_PLACEMENT, C_THREADS};
+
+	key->n = 0;
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		key_add(key, cmp_cell_at(r, row, r->col[cols[i]]));
+	key_add(key, cmp_cell_at(r, row, r->c_home));
+	key_add(key, cmp_cell_at(r, row, r->c_host));
+}
+
+void cmp_find_sweeps(struct compare *c)
+{
+	const struct run *r = &c->runs[0];
+	struct map first = {0};
+	struct sb key = {0};
+
+	c->sweep = xcalloc((size_t)c->nparams + 1, sizeof(int));
+	if (!c->one_run)
+		return;
+	for (int row = 0; row < r->t->nrows; row++) {
+		family_key(&key, r, row);
+		for (int p = 0; p < c->nparams; p++) {
+			size_t n = key.n;
+			int seen;
+
+			sb_printf(&key, "\x1f%d", p);
+			seen = cmp_map_get(&first, sb_str(&key));
+			if (seen < 0)
+				cmp_map_put(&first, sb_str(&key), row);
+			else if (strcmp(cmp_cell_at(r, row, r->param_col[p]),
+					cmp_cell_at(r, seen, r->param_col[p])))
+				c->sweep[p] = 1;
+			key.n = n;
+		}
+	}
+	for (size_t i = 0; i < first.cap; i++)
+		free(first.keys[i]);
+	free(first.keys);
+	free(first.vals);
+	free(key.p);
+}
+
 static int group_of(struct compare *c, int ri, int row)
 {
 	const struct run *r = &c->runs[ri];
@@ -132,6 +184,7 @@ static int group_of(struct compare *c, int ri, int row)
 	const char *th = cmp_cell_at(r, row, r->col[C_THREADS]);
 	const char *home = cmp_cell_at(r, row, r->c_home);
 	const char *host = "";
+	struct sb sweep = {0};
 
 	c->has_home |= home[0] != '\0'; /* shown when some row says where the memory is */
 	char *key;
@@ -140,8 +193,13 @@ static int group_of(struct compare *c, int ri, int row)
 	/* One run: rows of several hosts (an appended --csv file) are never pooled. */
 	if (c->one_run && r->c_host >= 0)
 		host = cmp_cell_at(r, row, r->c_host);
-	key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", sc, wl, pl, th, home, host,
-			cmp_cell_at(r, row, c->one_run ? r->c_topo : -1));
+	/* Values of a swept parameter (-D batch=32,64) are a grouping key, as threads are. */
+	for (int p = 0; p < c->nparams; p++)
+		if (c->sweep[p] && cmp_cell_at(r, row, r->param_col[p])[0])
+			sb_printf(&sweep, "%s%s=%s", sweep.n ? " " : "", c->params[p],
+				  cmp_cell_at(r, row, r->param_col[p]));
+	key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s", sc, wl, pl, th, home, host,
+			cmp_cell_at(r, row, c->one_run ? r->c_topo : -1), sb_str(&sweep));
 	g = cmp_map_get(&c->gmap, key);
 	if (g < 0) {
 		struct group *gr;
@@ -163,17 +221,13 @@ static int group_of(struct compare *c, int ri, int row)
 		gr->pl_rank = cmp_first_seen(c, "placement", pl);
 		gr->home_rank = cmp_first_seen(c, "home", home);
 		gr->host_rank = cmp_first_seen(c, "host", host);
+		gr->sweep = xstrdup(sb_str(&sweep));
+		gr->sweep_rank = cmp_first_seen(c, "sweep", gr->sweep);
 		cmp_map_put(&c->gmap, key, g);
 	}
 	free(key);
+	free(sweep.p);
 	return g;
-}
-
-/* key_add - "\x1f" and @s onto a map key: once per row and parameter, so no printf. */
-static void key_add(struct sb *key, const char *s)
-{
-	sb_addc(key, '\x1f');
-	sb_add(key, s, strlen(s));
 }
 
 static int entry_of(struct compare *c, int ri, int row)
@@ -270,7 +324,9 @@ static int cmp_group_idx(const void *pa, const void *pb)
 
 	if ((d = cmp_long(a->sc_rank, b->sc_rank)) || (d = cmp_long(a->wl_rank, b->wl_rank)) ||
 	    (d = cmp_long(a->pl_rank, b->pl_rank)) || (d = cmp_long(a->host_rank, b->host_rank)) ||
-	    (d = cmp_long(a->home_rank, b->home_rank)) || (d = cmp_long(a->nthreads, b->nthreads)))
+	    (d = cmp_long(a->home_rank, b->home_rank)) ||
+	    (d = cmp_long(a->nthreads, b->nthreads)) ||
+	    (d = cmp_long(a->sweep_rank, b->sweep_rank)))
 		return d;
 	return cmp_long(*(const int *)pa, *(const int *)pb);
 }
@@ -307,7 +363,8 @@ static int meet(const struct compare *c, int i, int j)
 
 /*
  * Entry labels: preset [layout], plus the parameters that tell apart entries of the same
- * preset that appear in a common group (the same preset run with other -D values).
+ * preset that appear in a common group (the same preset run with other -D values), or that
+ * a sweep put in different groups (so that compare.csv's rows stay apart).
  */
 static void label_entries(struct compare *c)
 {
@@ -326,7 +383,8 @@ static void label_entries(struct compare *c)
 
 				varies = j != i && !strcmp(f->scenario, e->scenario) &&
 					 !strcmp(f->preset, e->preset) &&
-					 strcmp(f->pv[p], e->pv[p]) && meet(c, i, j);
+					 strcmp(f->pv[p], e->pv[p]) &&
+					 (c->sweep[p] || meet(c, i, j));
 			}
 			if (varies)
 				sb_printf(&b, " %s=%s", c->params[p], e->pv[p]);
@@ -419,6 +477,8 @@ char *cmp_key_text(const struct compare *c, const struct group *g, const struct 
 	for (int p = 0; e && p < c->nparams; p++)
 		if (e->pv[p][0])
 			sb_printf(&b, " %s=%s", c->params[p], e->pv[p]);
+	if (!e && g->sweep[0])
+		sb_printf(&b, " %s", g->sweep);
 	return b.p;
 }
 

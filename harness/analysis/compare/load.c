@@ -131,6 +131,10 @@ void cmp_load_run(struct run *r, const char *arg)
 		}
 	r->c_home = csv_col(r->t, "home");
 	r->c_topo = csv_col(r->t, "topology_fp");
+	r->c_block = csv_col(r->t, "block");
+	r->c_dist_by = csv_col(r->t, "disturbed_by");
+	r->c_xb = csv_col(r->t, "xfer_before_ns");
+	r->c_xa = csv_col(r->t, "xfer_after_ns");
 	if (!r->label) {
 		/* One run_id in the whole CSV names the run. */
 		const char *id = cmp_cell_at(r, 0, r->col[C_RUN_ID]);

@@ -129,11 +129,135 @@ static int cannot_reach(const struct compare *c, const struct result *r)
 	return has_data(c, r) && r->min_p >= c->o.alpha;
 }
 
-void cmp_build_header(struct compare *c, struct header *h)
+/* method_lines - how the values, the p-values, the verdicts and the ci are made. */
+static void method_lines(const struct compare *c, struct header *h)
 {
 	char a[32], cil[32];
-	int low = 0, total = 0, worst = -1, need = 1;
 
+	fmt_g(a, sizeof(a), c->o.alpha);
+	fmt_g(cil, sizeof(cil), 100 * (1 - c->o.alpha));
+	if (c->paired) {
+		hdr(h, "values",
+		    xstrdup("median over the ok repetitions; cv = stddev / mean; %change = median "
+			    "over the clean blocks of the per-block ratio to the base"));
+		hdr(h, "rule",
+		    xasprintf("significant when the exact two-sided Wilcoxon signed-rank p of the "
+			      "per-block log ratios < %s (zeros dropped, midranks for ties; normal "
+			      "approximation above %d blocks) and |%%change| >= %g%%; ops_per_s: "
+			      "higher is better, *_per_op: lower is better",
+			      a, STATS_SR_EXACT_MAX, c->o.min_change));
+	} else {
+		hdr(h, "values",
+		    xstrdup("median over the ok repetitions; cv = stddev / mean; %change = change "
+			    "of the medians"));
+		hdr(h, "rule",
+		    xasprintf("significant when the two-sided Mann-Whitney U p < %s (exact for n "
+			      "<= %d per side, else normal approximation with tie correction) and "
+			      "|%%change| >= %g%%; ops_per_s: higher is better, *_per_op: lower is "
+			      "better",
+			      a, STATS_MWU_EXACT_MAX, c->o.min_change));
+	}
+	hdr(h, "p-values", cmp_correction_desc(c));
+	hdr(h, "verdicts",
+	    xasprintf("improved/regressed: significant; small: p < alpha but |%%change| below "
+		      "the minimum; n.s.: not significant; %s; n/a: nothing to compare",
+		      c->paired ? "no verdict: too few clean blocks for p < alpha after the "
+				  "correction (the flags say why)"
+				: "low n: too few ok repetitions for p < alpha"));
+	if (c->paired)
+		hdr(h, "ci",
+		    xasprintf(
+			"95%% percentile bootstrap over blocks of the median per-block ratio, "
+			"as %%change (%d resamples, GSL MT19937 seed %d), every metric",
+			STATS_BLOCK_ITERS, CI_SEED));
+	else
+		hdr(h, "ci",
+		    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as "
+			      "%%change (%d resamples, GSL MT19937 seed %d), for ops_per_s%s",
+			      cil, CI_ITERS, CI_SEED, c->o.ci ? " and every metric (--ci)" : ""));
+}
+
+/* low_n_note - independent repetitions: which comparisons cannot reach alpha, and -r. */
+static void low_n_note(const struct compare *c, struct header *h)
+{
+	char a[32];
+	int low, total, worst = -1, need = 1;
+
+	fmt_g(a, sizeof(a), c->o.alpha);
+	total = cmp_count_comparisons(c, has_data);
+	low = cmp_count_comparisons(c, cannot_reach);
+	for (int i = 0; i < c->nres; i++) {
+		const struct result *r = &c->res[i];
+
+		if (cannot_reach(c, r) && (worst < 0 || r->min_p > c->res[worst].min_p))
+			worst = i;
+	}
+	/* Enough repetitions for the largest family: m tests, the smallest p times m (Holm). */
+	int fam = 1;
+
+	for (int i = 0; i < c->nres && c->o.correction != CORR_NONE; i++)
+		fam = c->res[i].family > fam ? c->res[i].family : fam;
+	while (need < 1000 && fam * stats_mwu_min_p((size_t)need, (size_t)need) >= c->o.alpha)
+		need++;
+	if (low) {
+		char mp[32];
+
+		fmt_g(mp, sizeof(mp), c->res[worst].min_p);
+		hdr(h, "note",
+		    xasprintf("%d of %d comparisons cannot reach p < %s with their ok repetitions: "
+			      "with %zu vs %zu the smallest possible p is %s; run with -r %d or "
+			      "more (%d comparisons in the largest family)",
+			      low, total, a, c->res[worst].b.n, c->res[worst].o.n, mp, need, fam));
+	}
+}
+
+double cmp_half_width(const struct result *r)
+{
+	return (r->ci_hi - r->ci_lo) / 2;
+}
+
+static int no_verdict(const struct compare *c, const struct result *r)
+{
+	(void)c;
+	return !strcmp(r->verdict, "no verdict");
+}
+
+static int has_target(const struct compare *c, const struct result *r)
+{
+	return r->paired && !isnan(c->runs[0].precision) &&
+	       !strcmp(c->metrics[r->metric], "ops_per_s") && !isnan(r->ci_lo);
+}
+
+static int target_met(const struct compare *c, const struct result *r)
+{
+	return has_target(c, r) && cmp_half_width(r) <= c->runs[0].precision;
+}
+
+/* paired_notes - blocks: comparisons without a verdict; the precision target reached. */
+static void paired_notes(const struct compare *c, struct header *h)
+{
+	int total = cmp_count_comparisons(c, has_data), nv = cmp_count_comparisons(c, no_verdict);
+
+	if (nv)
+		hdr(h, "note",
+		    xasprintf("%d of %d comparisons have no verdict: too few clean blocks (the "
+			      "reasons in the flags)",
+			      nv, total));
+	if (!isnan(c->runs[0].precision))
+		hdr(h, "target",
+		    xasprintf("ci half-width <= %g%% (the run's --precision): reached by %d of %d "
+			      "comparisons (ops_per_s)",
+			      c->runs[0].precision, cmp_count_comparisons(c, target_met),
+			      cmp_count_comparisons(c, has_target)));
+}
+
+int cmp_count_no_verdict(const struct compare *c)
+{
+	return cmp_count_comparisons(c, no_verdict);
+}
+
+void cmp_build_header(struct compare *c, struct header *h)
+{
 	if (c->one_run) {
 		const struct run *r = &c->runs[0];
 
@@ -178,50 +302,19 @@ void cmp_build_header(struct compare *c, struct header *h)
 				      "they are",
 				      c->runs[i].label, c->runs[i].arg, c->runs[i].incomplete,
 				      c->runs[i].t->nrows));
-	fmt_g(a, sizeof(a), c->o.alpha);
-	hdr(h, "values",
-	    xstrdup("median over the ok repetitions; cv = stddev / mean; %change = change of "
-		    "the medians"));
-	hdr(h, "rule",
-	    xasprintf("significant when the two-sided Mann-Whitney U p < %s (exact for n <= %d "
-		      "per side, else normal approximation with tie correction) and |%%change| >= "
-		      "%g%%; ops_per_s: higher is better, *_per_op: lower is better",
-		      a, STATS_MWU_EXACT_MAX, c->o.min_change));
-	hdr(h, "p-values", cmp_correction_desc(c));
-	hdr(h, "verdicts",
-	    xstrdup("improved/regressed: significant; small: p < alpha but |%change| below "
-		    "the minimum; n.s.: not significant; low n: too few ok repetitions for p < "
-		    "alpha; n/a: nothing to compare"));
-	fmt_g(cil, sizeof(cil), 100 * (1 - c->o.alpha));
-	hdr(h, "ci",
-	    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as %%change "
-		      "(%d resamples, GSL MT19937 seed %d), for ops_per_s%s",
-		      cil, CI_ITERS, CI_SEED, c->o.ci ? " and every metric (--ci)" : ""));
-	total = cmp_count_comparisons(c, has_data);
-	low = cmp_count_comparisons(c, cannot_reach);
-	for (int i = 0; i < c->nres; i++) {
-		const struct result *r = &c->res[i];
-
-		if (cannot_reach(c, r) && (worst < 0 || r->min_p > c->res[worst].min_p))
-			worst = i;
-	}
-	/* Enough repetitions for the largest family: m tests, the smallest p times m (Holm). */
-	int fam = 1;
-
-	for (int i = 0; i < c->nres && c->o.correction != CORR_NONE; i++)
-		fam = c->res[i].family > fam ? c->res[i].family : fam;
-	while (need < 1000 && fam * stats_mwu_min_p((size_t)need, (size_t)need) >= c->o.alpha)
-		need++;
-	if (low) {
-		char mp[32];
-
-		fmt_g(mp, sizeof(mp), c->res[worst].min_p);
-		hdr(h, "note",
-		    xasprintf("%d of %d comparisons cannot reach p < %s with their ok repetitions: "
-			      "with %zu vs %zu the smallest possible p is %s; run with -r %d or "
-			      "more (%d comparisons in the largest family)",
-			      low, total, a, c->res[worst].b.n, c->res[worst].o.n, mp, need, fam));
-	}
+	hdr(h, "design", xstrdup(c->design));
+	if (c->nmap > 1)
+		hdr(h, "mapping",
+		    xasprintf("transfer cost %.0f–%.0f ns over this run: the host moved the vCPUs; "
+			      "%s",
+			      c->xfer_lo, c->xfer_hi,
+			      c->paired ? "comparisons are made within blocks"
+					: "the repetitions mix its mappings"));
+	method_lines(c, h);
+	if (c->paired)
+		paired_notes(c, h);
+	else
+		low_n_note(c, h);
 	{
 		int flagged = 0;
 
@@ -249,6 +342,8 @@ char *cmp_group_title(const struct compare *c, const struct group *g, const char
 		sb_printf(&b, "%shome=%s", sep, g->home);
 	if (c->one_run && c->nhosts > 1)
 		sb_printf(&b, "%shost=%s", sep, g->host);
+	if (g->sweep[0])
+		sb_printf(&b, "%s%s", sep, g->sweep);
 	return b.p;
 }
 

@@ -13,7 +13,7 @@
 
 /* ---- statistics ---- */
 
-static double parse_num(const struct run *r, int row, int col)
+double cmp_parse_num(const struct run *r, int row, int col)
 {
 	const char *s = r->t->rows[row][col];
 	double v;
@@ -38,9 +38,9 @@ static size_t cell_values(const struct compare *c, const struct cell *cl, int me
 		if (col < 0 || strcmp(cmp_cell_at(r, row, r->col[C_STATUS]), "ok") ||
 		    !r->t->rows[row][col][0])
 			continue;
-		out[n++] = parse_num(r, row, col);
+		out[n++] = cmp_parse_num(r, row, col);
 		if (mc >= 0 && r->t->rows[row][mc][0]) {
-			double m = parse_num(r, row, mc);
+			double m = cmp_parse_num(r, row, mc);
 
 			if (m < *mux)
 				*mux = m;
@@ -165,7 +165,9 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 			r.ci_lo = 100 * (r.ci_lo - 1);
 			r.ci_hi = 100 * (r.ci_hi - 1);
 		}
-		if (first) {
+		if (c->paired) { /* the blocks' reasons stand for the rows' statuses */
+			cmp_pair_result(c, bi, col, &r, &flags);
+		} else if (first) {
 			cmp_status_flags(&flags, "base", cb);
 			cmp_status_flags(&flags, "with-patch", co);
 		}
@@ -184,9 +186,56 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 	free(vo);
 }
 
-/* The verdict of @r from its corrected p. */
-static const char *judge(const struct compare *c, const struct result *r)
+/*
+ * blocks_needed - the fewest clean blocks whose smallest p, times the correction's factor
+ * @mult for the family, is below alpha: 6 for one comparison, 8 for four (Holm).
+ */
+static int blocks_needed(const struct compare *c, int mult)
 {
+	int n = 1;
+
+	while (n < 64 && mult * stats_signrank_min_p((size_t)n) >= c->o.alpha)
+		n++;
+	return n;
+}
+
+/*
+ * no_verdict - a paired comparison with something measured on both sides but too few clean
+ * blocks for p < alpha after the correction; says why when the flags do not yet.
+ */
+static int no_verdict(const struct compare *c, struct result *r, struct sb *why)
+{
+	const struct block *b = &c->blocks[r->block];
+	const struct cell *cb = &c->cells[b->cell[0]], *co = &c->cells[b->cell[r->col]];
+	int mult = c->o.correction == CORR_NONE || r->family < 1 ? 1 : r->family;
+	int need = blocks_needed(c, mult);
+
+	/* Nothing measured on a side (skipped, failed): n/a, as without blocks. */
+	if (!r->paired || !(cb->nok + cb->ndist) || !(co->nok + co->ndist) ||
+	    (r->have_p && r->nclean >= need))
+		return 0;
+	if (!cmp_blocks_left((struct compare *)c, r->block))
+		sb_printf(why, "%d clean block%s: %d needed for p < %g (%d comparison%s)",
+			  r->nclean, r->nclean == 1 ? "" : "s", need, c->o.alpha, mult,
+			  mult == 1 ? "" : "s");
+	return 1;
+}
+
+/* The verdict of @r from its corrected p. */
+static const char *judge(const struct compare *c, struct result *r)
+{
+	struct sb why = {0};
+
+	if (no_verdict(c, r, &why)) {
+		if (why.n) {
+			char *f = xasprintf("%s%s%s", r->flags, r->flags[0] ? "; " : "", why.p);
+
+			free(r->flags);
+			r->flags = f;
+		}
+		free(why.p);
+		return "no verdict";
+	}
 	if (isnan(r->change) || !r->have_p)
 		return "n/a";
 	if (r->p_adj < c->o.alpha && fabs(r->change) >= c->o.min_change)
@@ -194,7 +243,7 @@ static const char *judge(const struct compare *c, const struct result *r)
 										      : "regressed";
 	if (r->p_adj < c->o.alpha)
 		return "small";
-	if (r->min_p >= c->o.alpha)
+	if (r->min_p >= c->o.alpha) /* paired: no_verdict above */
 		return "low n";
 	return "n.s.";
 }

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * blocks.c - compare under the block design (docs/compare.md#blocks): which design a
+ * comparison gets, each table's blocks (clean or left out, and why), the per-block change
+ * of a column against its base (stats_block_change), the host mappings seen by the
+ * transfer probe (xfer_before_ns, xfer_after_ns) and the change within each of them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+
+/* ---- the design ---- */
+
+static int single_run_id(const struct run *r)
+{
+	const char *id = cmp_cell_at(r, 0, r->col[C_RUN_ID]);
+
+	for (int i = 1; i < r->t->nrows; i++)
+		if (strcmp(id, cmp_cell_at(r, i, r->col[C_RUN_ID])))
+			return 0;
+	return 1;
+}
+
+void cmp_choose_design(struct compare *c)
+{
+	const struct run *r = &c->runs[0];
+	const char *why = NULL;
+	int any = 0;
+
+	if (!c->one_run)
+		why = c->o.by_host ? "--by host: hosts are not paired"
+				   : "several RUNs are not paired";
+	else if (r->c_block < 0)
+		why = "no block column: a run from before blocks";
+	else if (r->design && !strcmp(r->design, "independent"))
+		why = "the run was measured with --design independent";
+	else if (c->nhosts > 1 || !single_run_id(r))
+		why = "merged runs: block numbers pair rows only within one run";
+	for (int i = 0; !why && i < r->t->nrows && !any; i++)
+		any = cmp_cell_at(r, i, r->c_block)[0] != '\0';
+	if (!why && !any)
+		why = "no row has a block number";
+	c->paired = !why;
+	c->design = why ? xasprintf("independent repetitions (%s): Mann-Whitney U between the "
+				    "repetitions of the two sides",
+				    why)
+			: xstrdup("blocks (each block measured every preset of a table once, back "
+				  "to back): %change, ci and p within blocks; a block lacking a "
+				  "clean row of a preset is left out, the reasons counted");
+}
+
+/* ---- host mappings ---- */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* xfer_value - the probe cell (@col) of @row as a positive number, or NaN. */
+static double xfer_value(const struct run *r, int row, int col)
+{
+	const char *s = cmp_cell_at(r, row, col);
+
+	return s[0] ? cmp_parse_num(r, row, col) : NAN;
+}
+
+void cmp_find_mappings(struct compare *c)
+{
+	const struct run *r = &c->runs[0];
+	double *v = xcalloc(2 * (size_t)r->t->nrows + 1, sizeof(double));
+	size_t n = 0, start = 0, min_size;
+
+	c->nmap = 0;
+	if (!c->one_run || r->c_xb < 0 || r->c_xa < 0) {
+		free(v);
+		return;
+	}
+	for (int row = 0; row < r->t->nrows; row++)
+		for (int k = 0; k < 2; k++) {
+			double x = xfer_value(r, row, k ? r->c_xa : r->c_xb);
+
+			if (x > 0)
+				v[n++] = x;
+		}
+	qsort(v, n, sizeof(*v), cmp_dbl);
+	/* A cluster smaller than this is a stray probe, not a host mapping. */
+	min_size = n / 20 > MAP_MIN_PROBES ? n / 20 : MAP_MIN_PROBES;
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && v[i] <= MAP_GAP * v[i - 1])
+			continue;
+		if (i - start >= min_size && c->nmap < MAP_MAX) {
+			c->map_lo[c->nmap] = v[start];
+			c->map_hi[c->nmap++] = v[i - 1];
+		}
+		start = i;
+	}
+	if (c->nmap)
+		c->xfer_lo = c->map_lo[0], c->xfer_hi = c->map_hi[c->nmap - 1];
+	free(v);
+}
+
+/* mapping_of - the host mapping whose probe range holds @x, or -1. */
+static int mapping_of(const struct compare *c, double x)
+{
+	for (int k = 0; k < c->nmap; k++)
+		if (x >= c->map_lo[k] && x <= c->map_hi[k])
+			return k;
+	return -1;
+}
+
+/* ---- a table's blocks ---- */
+
+/* The reason a block is left out, from a row that is not clean. */
+static const char *row_reason(const struct run *r, int row)
+{
+	const char *st = cmp_cell_at(r, row, r->col[C_STATUS]);
+	const char *by = cmp_cell_at(r, row, r->c_dist_by);
+
+	if (by[0])
+		return by;
+	return !strcmp(st, "disturbed") ? "noise" : st;
+}
+
+/* disturbance - @why names a disturbance (a disturbed_by kind), not an error or a gap. */
+static int disturbance(const char *why)
+{
+	return strcmp(why, "error") && strcmp(why, "skipped") && strcmp(why, "missing");
+}
+
+/* left_text - "14 of 15 blocks disturbed (12 run delay, 2 host preemption)". */
+static char *left_text(const char **why, int nleft, int nb)
+{
+	struct sb b = {0};
+	int all_dist = 1, *done = xcalloc((size_t)nleft + 1, sizeof(int));
+
+	for (int i = 0; i < nleft; i++)
+		all_dist &= disturbance(why[i]);
+	sb_printf(&b, "%d of %d block%s %s (", nleft, nb, nb == 1 ? "" : "s",
+		  all_dist ? "disturbed" : "left out");
+	/* Each reason once, the most frequent first (first seen among equals). */
+	for (int shown = 0; shown < nleft;) {
+		int best = -1, best_n = 0;
+
+		for (int i = 0; i < nleft; i++) {
+			int k = 0;
+
+			if (done[i])
+				continue;
+			for (int j = i; j < nleft; j++)
+				k += !strcmp(why[i], why[j]);
+			if (k > best_n)
+				best = i, best_n = k;
+		}
+		sb_printf(&b, "%s%d ", shown ? ", " : "", best_n);
+		for (const char *p = why[best]; *p; p++) /* run_delay -> run delay */
+			sb_addc(&b, *p == '_' ? ' ' : *p);
+		for (int j = best; j < nleft; j++)
+			if (!strcmp(why[best], why[j]))
+				done[j] = 1;
+		shown += best_n;
+	}
+	sb_addc(&b, ')');
+	free(done);
+	return b.p;
+}
+
+/* block_index - the index of block @name in @tb, added when new. */
+static int block_index(struct tblocks *tb, struct map *m, const char *name)
+{
+	int j = cmp_map_get(m, name);
+
+	if (j < 0) {
+		j = tb->nb;
+		GROW(tb->name, tb->nb, tb->ncap);
+		tb->name[tb->nb++] = xstrdup(name);
+		cmp_map_put(m, name, j);
+	}
+	return j;
+}
+
+/*
+ * block_mappings - the host mapping of each block of table @bl: the one that holds the
+ * median of its rows' probes (before and after, every column), or -1 (none, or between).
+ */
+static void block_mappings(const struct compare *c, const struct block *bl, struct tblocks *tb,
+			   const struct map *m)
+{
+	const struct run *r = &c->runs[0];
+
+	for (int j = 0; j < tb->nb; j++) {
+		double *v = NULL;
+		size_t n = 0, cap = 0;
+
+		tb->mapping[j] = -1;
+		for (int col = 0; c->nmap && col < bl->ncols; col++) {
+			const struct cell *cl = &c->cells[bl->cell[col]];
+
+			for (int i = 0; i < cl->nrows; i++) {
+				int row = cl->rows[i].row;
+
+				if (cmp_map_get(m, cmp_cell_at(r, row, r->c_block)) != j)
+					continue;
+				for (int k = 0; k < 2; k++) {
+					double x = xfer_value(r, row, k ? r->c_xa : r->c_xb);
+
+					if (!(x > 0))
+						continue;
+					GROW(v, n, cap);
+					v[n++] = x;
+				}
+			}
+		}
+		if (n)
+			tb->mapping[j] = mapping_of(c, stats_median(v, n));
+		free(v);
+	}
+}
+
+/* table_blocks - the blocks of table @bi: built once, then kept in c->tb[bi]. */
+static struct tblocks *table_blocks(struct compare *c, int bi)
+{
+	const struct block *bl = &c->blocks[bi];
+	const struct run *r = &c->runs[0];
+	struct tblocks *tb;
+	struct map m = {0};
+	int cap;
+	const char **why;
+
+	if (!c->tb)
+		c->tb = xcalloc((size_t)c->nblocks, sizeof(*c->tb));
+	if (c->tb[bi])
+		return c->tb[bi];
+	tb = c->tb[bi] = xcalloc(1, sizeof(*tb));
+	for (int col = 0; col < bl->ncols; col++) {
+		const struct cell *cl = &c->cells[bl->cell[col]];
+
+		for (int i = 0; i < cl->nrows; i++)
+			if (cmp_cell_at(r, cl->rows[i].row, r->c_block)[0])
+				block_index(tb, &m, cmp_cell_at(r, cl->rows[i].row, r->c_block));
+	}
+	cap = tb->cap = tb->nb ? tb->nb : 1;
+	tb->state = xcalloc((size_t)(bl->ncols * cap), 1);
+	tb->clean = xcalloc((size_t)cap, sizeof(int));
+	tb->mapping = xcalloc((size_t)cap, sizeof(int));
+	why = xcalloc((size_t)(bl->ncols * cap), sizeof(*why));
+	for (int col = 0; col < bl->ncols; col++) {
+		const struct cell *cl = &c->cells[bl->cell[col]];
+
+		for (int i = 0; i < cl->nrows; i++) {
+			int row = cl->rows[i].row, j;
+			const char *b = cmp_cell_at(r, row, r->c_block);
+
+			if (!b[0])
+				continue;
+			j = block_index(tb, &m, b);
+			if (!strcmp(cmp_cell_at(r, row, r->col[C_STATUS]), "ok")) {
+				tb->state[col * cap + j] = 1;
+			} else if (tb->state[col * cap + j] != 1) {
+				tb->state[col * cap + j] = 2;
+				why[col * cap + j] = row_reason(r, row);
+			}
+		}
+	}
+	/* A column with nothing measured (all skipped or failed) is n/a, not a gap. */
+	const char **left = xcalloc((size_t)cap, sizeof(*left));
+
+	for (int j = 0; j < tb->nb; j++) {
+		const char *w = NULL;
+
+		for (int col = 0; col < bl->ncols && !w; col++) {
+			const struct cell *cl = &c->cells[bl->cell[col]];
+
+			if (cl->nok + cl->ndist == 0 || tb->state[col * cap + j] == 1)
+				continue;
+			w = tb->state[col * cap + j] ? why[col * cap + j] : "missing";
+		}
+		tb->clean[j] = !w;
+		if (w)
+			left[tb->nleft++] = w;
+		tb->nclean += !w;
+	}
+	if (tb->nleft)
+		tb->left = left_text(left, tb->nleft, tb->nb);
+	free(left);
+	free(why);
+	block_mappings(c, bl, tb, &m);
+	for (size_t i = 0; i < m.cap; i++)
+		free(m.keys[i]);
+	free(m.keys);
+	free(m.vals);
+	return tb;
+}
+
+/*
+ * block_value - the median of @metric over the ok rows of @cl in block @j of @tb (its
+ * block numbers in @bnames), or NaN.
+ */
+static double block_value(const struct compare *c, const struct cell *cl, int metric,
+			  const char *bname, double *buf)
+{
+	const struct run *r = &c->runs[0];
+	int col = r->metric_col[metric];
+	size_t n = 0;
+
+	for (int i = 0; i < cl->nrows && col >= 0; i++) {
+		int row = cl->rows[i].row;
+
+		if (!strcmp(cmp_cell_at(r, row, r->c_block), bname) &&
+		    !strcmp(cmp_cell_at(r, row, r->col[C_STATUS]), "ok") &&
+		    cmp_cell_at(r, row, col)[0])
+			buf[n++] = cmp_parse_num(r, row, col);
+	}
+	return n ? stats_median(buf, n) : NAN;
+}
+
+/*
+ * paired_values - @vb, @vo: the values of @metric of the base column and of column @col in
+ * the clean blocks of table @bi where both are positive (a ratio needs them); @in_map: only
+ * blocks of that host mapping (-1: all). Returns how many.
+ */
+static int paired_values(struct compare *c, int bi, int col, int metric, int in_map, double *vb,
+			 double *vo)
+{
+	const struct block *bl = &c->blocks[bi];
+	struct tblocks *tb = table_blocks(c, bi);
+	const struct cell *cb = &c->cells[bl->cell[0]], *co = &c->cells[bl->cell[col]];
+	double *buf = xcalloc((size_t)(cb->nrows + co->nrows) + 1, sizeof(double));
+	int n = 0;
+
+	for (int j = 0; j < tb->nb; j++) {
+		double b, o;
+
+		if (!tb->clean[j] || (in_map >= 0 && tb->mapping[j] != in_map))
+			continue;
+		b = block_value(c, cb, metric, tb->name[j], buf);
+		o = block_value(c, co, metric, tb->name[j], buf);
+		if (b > 0 && o > 0)
+			vb[n] = b, vo[n++] = o;
+	}
+	free(buf);
+	return n;
+}
+
+void cmp_pair_result(struct compare *c, int bi, int col, struct result *r, struct sb *flags)
+{
+	struct tblocks *tb = table_blocks(c, bi);
+	double *vb = xcalloc((size_t)tb->nb + 1, sizeof(double));
+	double *vo = xcalloc((size_t)tb->nb + 1, sizeof(double));
+	struct block_change bc;
+	int n = paired_values(c, bi, col, r->metric, -1, vb, vo);
+
+	r->paired = 1;
+	r->nclean = n;
+	r->change = r->ci_lo = r->ci_hi = NAN;
+	r->have_p = 0;
+	r->min_p = stats_signrank_min_p((size_t)n);
+	memset(&r->mwu, 0, sizeof(r->mwu));
+	if (!stats_block_change(vb, vo, n, CI_SEED, &bc)) {
+		r->change = bc.pct;
+		r->ci_lo = bc.lo;
+		r->ci_hi = bc.hi;
+		r->mwu.p = bc.p;
+		r->mwu.u = NAN;
+		r->mwu.exact = n <= STATS_SR_EXACT_MAX;
+		r->have_p = 1;
+	}
+	if (tb->left)
+		sb_printf(flags, "%s%s", flags->n ? "; " : "", tb->left);
+	free(vb);
+	free(vo);
+}
+
+void cmp_mapping_changes(struct compare *c)
+{
+	for (int i = 0; c->paired && c->nmap > 1 && i < c->nres; i++) {
+		const struct result *r = &c->res[i];
+		struct tblocks *tb;
+
+		if (!r->paired || strcmp(c->metrics[r->metric], "ops_per_s"))
+			continue;
+		tb = table_blocks(c, r->block);
+		for (int k = 0; k < c->nmap; k++) {
+			double *vb = xcalloc((size_t)tb->nb + 1, sizeof(double));
+			double *vo = xcalloc((size_t)tb->nb + 1, sizeof(double));
+			int n = paired_values(c, r->block, r->col, r->metric, k, vb, vo);
+			struct mchange mc = {.res = i, .mapping = k};
+
+			if (!stats_block_change(vb, vo, n, CI_SEED, &mc.bc)) {
+				GROW(c->mc, c->nmc, c->mc_cap);
+				c->mc[c->nmc++] = mc;
+			}
+			free(vb);
+			free(vo);
+		}
+	}
+}
+
+int cmp_blocks_left(struct compare *c, int bi)
+{
+	return table_blocks(c, bi)->nleft;
+}
