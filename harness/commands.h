@@ -6,11 +6,28 @@
 #ifndef PCBENCH_COMMANDS_H
 #define PCBENCH_COMMANDS_H
 
+#include <limits.h>
+
 #include "opt.h"
 
 /* measure_main - `pcbench [measure] [options]`, the default command. */
 int measure_main(int argc, char **argv);
 extern const struct cmd_help measure_help;
+/*
+ * The run directory of a measurement that `hitm record` starts under perf: measure_dir_check
+ * parses and resolves the measure options in @argv as measure_main does (it reorders @argv;
+ * the options point into its strings), refusing those that measure nothing (--list,
+ * --dry-run, --list-events), and chooses the run directory into @d (none is created); exit
+ * 2 on any bad input. measure_dir_make then creates it.
+ */
+struct measure_dir {
+	char path[PATH_MAX];
+	int made_here;	/* no -o: the measure must be given -o path */
+	int events_set; /* --events was given */
+	struct measure_run *run;
+};
+void measure_dir_check(int argc, char **argv, struct measure_dir *d);
+void measure_dir_make(struct measure_dir *d);
 /* compare_main - `pcbench compare RUN [RUN2] [options]`. */
 int compare_main(int argc, char **argv);
 extern const struct cmd_help compare_help;

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "hitm.h"
-#include "run.h"
+#include "commands.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -130,6 +130,7 @@ static int missing(char *buf, size_t len, char *perf, size_t plen)
 int hitm_record(int argc, char **argv)
 {
 	char why[2048], perf[PATH_MAX], self[PATH_MAX], data[PATH_MAX + 16];
+	struct measure_dir dir;
 	char **av, **args;
 	int n = 0, st;
 	ssize_t k;
@@ -143,8 +144,7 @@ int hitm_record(int argc, char **argv)
 	/* the run first: bad options and an existing run directory are refused as by measure */
 	args = xcalloc((size_t)argc + 1, sizeof(char *));
 	memcpy(args, argv, (size_t)argc * sizeof(char *));
-	measure_check(argc, args); /* it reorders @args; the options point into the strings */
-	free(args);
+	measure_dir_check(argc, args, &dir);
 	if (missing(why, sizeof(why), perf, sizeof(perf))) {
 		fprintf(stderr, "pcbench: hitm record: cannot sample memory accesses here: %s\n",
 			why);
@@ -154,8 +154,9 @@ int hitm_record(int argc, char **argv)
 	if (k <= 0)
 		usage_error("hitm record", "/proc/self/exe", "%s", strerror(errno));
 	self[k] = '\0';
-	make_run_dir(&run.opt); /* for perf.data; the measurement then finds it empty */
-	snprintf(data, sizeof(data), "%s/perf.data", run.run_dir);
+	measure_dir_make(&dir); /* for perf.data; the measurement then finds it empty */
+	free(args);
+	snprintf(data, sizeof(data), "%s/perf.data", dir.path);
 
 	av = xcalloc((size_t)argc + 24, sizeof(char *));
 	av[n++] = perf;
@@ -172,11 +173,11 @@ int hitm_record(int argc, char **argv)
 	av[n++] = "measure";
 	for (int i = 1; i < argc; i++)
 		av[n++] = argv[i];
-	if (!run.opt.out) { /* the directory made here */
+	if (dir.made_here) {
 		av[n++] = "-o";
-		av[n++] = run.run_dir;
+		av[n++] = dir.path;
 	}
-	if (!run.opt.events_set) {
+	if (!dir.events_set) {
 		av[n++] = "--events";
 		av[n++] = "none";
 	}
@@ -198,7 +199,7 @@ int hitm_record(int argc, char **argv)
 	free(av);
 	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (!st)
-		printf("perf.data: %s\nnext: pcbench hitm report %s\n", data, run.run_dir);
+		printf("perf.data: %s\nnext: pcbench hitm report %s\n", data, dir.path);
 	else
 		fprintf(stderr, "pcbench: hitm record: perf c2c record exited with %d\n", st);
 	return st;

@@ -37,7 +37,8 @@ void fmt_double(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.17g", v);
 }
 
-static void (*after_create)(const char *msg);
+static void (*after_create)(void *arg, const char *msg);
+static void *after_create_arg;
 static pthread_mutex_t after_create_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int in_after_create;
 
@@ -68,7 +69,7 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 		if (!in_after_create) {
 			in_after_create = 1;
 			pthread_mutex_lock(&after_create_lock);
-			after_create(msg);
+			after_create(after_create_arg, msg);
 		}
 		fflush(NULL);
 		_exit(1);
@@ -78,9 +79,10 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 	_exit(2);
 }
 
-void usage_error_after_create(void (*fn)(const char *msg))
+void usage_error_after_create(void (*fn)(void *arg, const char *msg), void *arg)
 {
 	after_create = fn;
+	after_create_arg = arg;
 }
 
 void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)

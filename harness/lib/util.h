@@ -32,14 +32,14 @@ void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
 /*
- * usage_error_after_create - from now on (outputs exist), usage_error runs @fn with its
+ * usage_error_after_create - from now on (outputs exist), usage_error runs @fn(@arg, msg) with its
  * message ("what: value: why", the reason of the failure's row; fn finishes the outputs:
  * that row, context.json's end time, whole files) and exits 1, not 2: a failure after
  * creation (out of memory in a measurement) is not a refused run. The first failing thread
  * runs @fn, others wait for the exit; a failure inside @fn exits 1 at once. NULL: back to
  * exit 2.
  */
-void usage_error_after_create(void (*fn)(const char *msg));
+void usage_error_after_create(void (*fn)(void *arg, const char *msg), void *arg);
 
 /* xmalloc/xcalloc/xstrdup - allocation that exits 2 with a message on failure. */
 void *xmalloc(size_t n);

@@ -22,16 +22,14 @@
 #include "stop.h"
 #include "util.h"
 
-struct run run;
-
 /*
  * set_current - @f's repetition @rep is being set up or measured (NULL: none): a fatal
  * error now (out of memory) becomes its status=error row (fail_after_create).
  */
-static void set_current(struct family *f, int rep)
+static void set_current(struct measure_run *run, struct family *f, int rep)
 {
-	run.cur_fam = f;
-	run.cur_rep = rep;
+	run->cur_fam = f;
+	run->cur_rep = rep;
 }
 
 /*
@@ -46,10 +44,17 @@ static int readers_gone(void)
 	return poll(p, 2, 0) > 0 && ((p[0].revents | p[1].revents) & POLLERR);
 }
 
+/* One family of a run, as Google Benchmark hands it to family_thread. */
+struct job {
+	struct measure_run *run;
+	struct family *f;
+};
+
 /* Each thread of each repetition of each family runs this, from Google Benchmark. */
 static void family_thread(void *arg, int tid, struct gb_result *res)
 {
-	struct family *f = arg;
+	struct measure_run *run = ((struct job *)arg)->run;
+	struct family *f = ((struct job *)arg)->f;
 	struct meas_result r;
 	char what[64], home[256];
 	const char *why;
@@ -57,19 +62,19 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	int rep;
 
 	/* Flags read here are only written by thread 0 between measurements. */
-	if (run.write_failed || run.stopped)
+	if (run->write_failed || run->stopped)
 		return;
 	/* thread 0 sets it; the others allocate (thread setup) after a barrier with it */
 	if (!tid)
-		set_current(f, f->reps_done + 1);
+		set_current(run, f, f->reps_done + 1);
 	meas_thread(f->m, tid);
 	if (tid)
 		return;
 	meas_result(f->m, &r);
-	set_current(NULL, 0); /* from here on, this repetition's row says how it ended */
+	set_current(run, NULL, 0); /* from here on, this repetition's row says how it ended */
 	/* interrupted: abandon this measurement, write no partial row */
 	if (r.aborted) {
-		run.stopped = 1;
+		run->stopped = 1;
 		meas_reset(f->m);
 		return;
 	}
@@ -82,8 +87,8 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	st = r.failed ? ST_ERROR : r.disturbed ? ST_DISTURBED : ST_OK;
 	why = st == ST_ERROR ? r.reason : st == ST_DISTURBED ? r.noise_reason : "";
 	home_cell(f, home, sizeof(home));
-	write_row(f, rep, st, why, &r, home);
-	objects_log_add(run.objects, f, rep, &r);
+	write_row(run, f, rep, st, why, &r, home);
+	objects_log_add(run->objects, f, rep, &r);
 	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
 	*res = (struct gb_result){
@@ -91,7 +96,7 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	    r.failed || !r.ops ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops, (double)r.ops,
 	    why};
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
-	progress(f, rep, st, st == ST_OK ? what : why);
+	progress(run, f, rep, st, st == ST_OK ? what : why);
 	if (!stop_requested && readers_gone()) /* as SIGPIPE: the next window stops at once */
 		raise(SIGPIPE);
 	meas_reset(f->m);
@@ -122,36 +127,37 @@ static void model_family(struct family *f, const struct topo *topo)
  * directory exists: the family in progress, if any, gets a status=error row with @msg as
  * its reason, and the run its end (context.json's end time, whole files).
  */
-static void fail_after_create(const char *msg)
+static void fail_after_create(void *arg, const char *msg)
 {
-	struct family *f = run.cur_fam;
-	int rep = run.cur_rep;
+	struct measure_run *run = arg;
+	struct family *f = run->cur_fam;
+	int rep = run->cur_rep;
 	char home[256];
 
 	if (f) {
-		set_current(NULL, 0);
+		set_current(run, NULL, 0);
 		home_cell(f, home, sizeof(home));
-		write_row(f, rep, ST_ERROR, msg, NULL, home);
-		progress(f, rep, ST_ERROR, msg);
+		write_row(run, f, rep, ST_ERROR, msg, NULL, home);
+		progress(run, f, rep, ST_ERROR, msg);
 	}
-	utc_now(run.ctx.end, sizeof(run.ctx.end));
-	write_context();
-	close_outputs();
-	fprintf(stderr,
-		"pcbench: the run stopped on that error: %d of %d measurements kept in %s%s\n",
-		run.done, run.total, run.run_dir, f ? " (the last one as a status=error row)" : "");
+	utc_now(run->ctx.end, sizeof(run->ctx.end));
+	write_context(run);
+	close_outputs(run);
+	fprintf(
+	    stderr, "pcbench: the run stopped on that error: %d of %d measurements kept in %s%s\n",
+	    run->done, run->total, run->run_dir, f ? " (the last one as a status=error row)" : "");
 }
 
 /* load_topology - the --topology source; a foreign one only plans (or is checked). */
-static struct topo *load_topology(const struct options *o)
+static struct topo *load_topology(struct measure_run *run, const struct options *o)
 {
 	struct topo *t, *host;
 	char err[PATH_MAX + 128], fp[17];
 
-	t = run.topo = topo_load(o->sel.topology, err, sizeof(err));
+	t = run->topo = topo_load(o->sel.topology, err, sizeof(err));
 	if (!t)
 		usage_error("--topology", o->sel.topology, "%s", err);
-	topo_fingerprint(t, run.topology_fp);
+	topo_fingerprint(t, run->topology_fp);
 	if (!o->check_host) {
 		if (!topo_is_host(t) && !o->dry_run)
 			usage_error(
@@ -164,11 +170,11 @@ static struct topo *load_topology(const struct options *o)
 	if (!host)
 		usage_error("topology", "host", "%s", err);
 	topo_fingerprint(host, fp);
-	if (strcmp(fp, run.topology_fp))
+	if (strcmp(fp, run->topology_fp))
 		usage_error("--check-host", o->sel.topology,
 			    "this host's topology (fingerprint %s, %d PUs) differs from the file's "
 			    "(fingerprint %s, %d PUs)",
-			    fp, topo_npus(host), run.topology_fp, topo_npus(t));
+			    fp, topo_npus(host), run->topology_fp, topo_npus(t));
 	fprintf(stderr, "pcbench: --check-host: this host matches %s (fingerprint %s)\n",
 		o->sel.topology, fp);
 	topo_free(t);
@@ -180,12 +186,12 @@ static struct topo *load_topology(const struct options *o)
  * directory under ./results/ (the default, or -o results/NAME): a run elsewhere leaves
  * this directory alone.
  */
-static void link_latest(void)
+static void link_latest(struct measure_run *run)
 {
 	char dir[PATH_MAX], results[PATH_MAX];
 	size_t n;
 
-	if (!realpath(run.run_dir, dir) || !realpath("results", results))
+	if (!realpath(run->run_dir, dir) || !realpath("results", results))
 		return;
 	n = strlen(results);
 	if (strncmp(dir, results, n) || dir[n] != '/')
@@ -197,15 +203,15 @@ static void link_latest(void)
 }
 
 /* write_run_dir_file - --run-dir-file FILE: the run directory's path and a newline. */
-static int write_run_dir_file(void)
+static int write_run_dir_file(struct measure_run *run)
 {
 	char *line;
 	int rc;
 
-	if (!run.opt.run_dir_file)
+	if (!run->opt.run_dir_file)
 		return 0;
-	line = xasprintf("%s\n", run.run_dir);
-	rc = outfile_write_all(run.opt.run_dir_file, line, strlen(line));
+	line = xasprintf("%s\n", run->run_dir);
+	rc = outfile_write_all(run->opt.run_dir_file, line, strlen(line));
 	free(line);
 	return rc;
 }
@@ -214,30 +220,30 @@ static int write_run_dir_file(void)
  * check_machine - read the machine's state into context.json and print the warnings about
  * what biases contention results, one line each, before anything is measured.
  */
-static void check_machine(const struct topo *topo)
+static void check_machine(struct measure_run *run, const struct topo *topo)
 {
 	int *pus = xcalloc((size_t)topo_npus(topo) + 1, sizeof(int)), n = 0;
 	char list[512], excluded[2048];
 
-	for (int i = 0; i < run.nfams; i++)
-		for (int t = 0; run.fams[i].pus && t < run.fams[i].threads; t++) {
+	for (int i = 0; i < run->nfams; i++)
+		for (int t = 0; run->fams[i].pus && t < run->fams[i].threads; t++) {
 			int dup = 0;
 
 			for (int k = 0; k < n; k++)
-				dup |= pus[k] == run.fams[i].pus[t];
+				dup |= pus[k] == run->fams[i].pus[t];
 			if (!dup && n < topo_npus(topo))
-				pus[n++] = run.fams[i].pus[t];
+				pus[n++] = run->fams[i].pus[t];
 		}
-	machine_read(&run.machine);
+	machine_read(&run->machine);
 	if (topo_allowed_list(topo, list, sizeof(list)) == 0)
-		json_object_set_new(run.machine.json, "allowed_pus", json_string(list));
+		json_object_set_new(run->machine.json, "allowed_pus", json_string(list));
 	topo_excluded(topo, excluded, sizeof(excluded));
-	json_object_set_new(run.machine.json, "excluded_pus",
+	json_object_set_new(run->machine.json, "excluded_pus",
 			    excluded[0] ? json_string(excluded) : json_null());
-	machine_check(&run.machine, topo, pus, n);
-	for (int i = 0; i < run.machine.nwarnings; i++)
-		fprintf(stderr, "pcbench: warning: %s\n", run.machine.warnings[i]);
-	run.ctx.machine = run.machine.json;
+	machine_check(&run->machine, topo, pus, n);
+	for (int i = 0; i < run->machine.nwarnings; i++)
+		fprintf(stderr, "pcbench: warning: %s\n", run->machine.warnings[i]);
+	run->ctx.machine = run->machine.json;
 	free(pus);
 }
 
@@ -246,179 +252,198 @@ static void check_machine(const struct topo *topo)
  * -1 to measure, or the exit status of a mode that measures nothing (--list, --list-events,
  * --dry-run); @check refuses those instead (hitm record).
  */
-static int prepare(int argc, char **argv, int check)
+static int prepare(struct measure_run *run, int argc, char **argv, int check)
 {
-	char **gb_argv = run.gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
+	char **gb_argv = run->gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
 	char err[PATH_MAX + 128];
 	int gb_argc;
 
-	run.orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
-	run.orig_argc = argc;
-	memcpy(run.orig_argv, argv, (size_t)argc * sizeof(char *));
-	gb_argc = take_gb_args(&argc, argv, gb_argv, &run.opt);
-	parse_options(argc, argv, &run.opt);
-	if (check && (run.opt.list || run.opt.list_events || run.opt.dry_run))
+	run->orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	run->orig_argc = argc;
+	memcpy(run->orig_argv, argv, (size_t)argc * sizeof(char *));
+	gb_argc = take_gb_args(&argc, argv, gb_argv, &run->opt);
+	parse_options(argc, argv, &run->opt);
+	if (check && (run->opt.list || run->opt.list_events || run->opt.dry_run))
 		usage_error("hitm record",
-			    run.opt.list      ? "--list"
-			    : run.opt.dry_run ? "--dry-run"
-					      : "--list-events",
+			    run->opt.list      ? "--list"
+			    : run->opt.dry_run ? "--dry-run"
+					       : "--list-events",
 			    "measures nothing (use it with pcbench measure)");
-	if (run.opt.list) {
+	if (run->opt.list) {
 		list_scenarios();
 		return 0;
 	}
-	if (run.opt.pmu && !run.opt.list_events && !run.opt.dry_run)
-		usage_error("--pmu", run.opt.pmu, "only with --list-events or --dry-run");
-	if (run.opt.list_events) {
-		if (pmu_list_events(stdout, run.opt.pmu, err, sizeof(err)))
-			usage_error("--list-events", run.opt.pmu ? run.opt.pmu : "", "%s", err);
+	if (run->opt.pmu && !run->opt.list_events && !run->opt.dry_run)
+		usage_error("--pmu", run->opt.pmu, "only with --list-events or --dry-run");
+	if (run->opt.list_events) {
+		if (pmu_list_events(stdout, run->opt.pmu, err, sizeof(err)))
+			usage_error("--list-events", run->opt.pmu ? run->opt.pmu : "", "%s", err);
 		return 0;
 	}
 	if (gbshim_init(&gb_argc, gb_argv))
 		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
-	run.pmu =
-	    pmu_resolve_for(run.opt.events, run.opt.events_kernel, run.opt.pmu, err, sizeof(err));
-	if (!run.pmu) {
+	run->pmu = pmu_resolve_for(run->opt.events, run->opt.events_kernel, run->opt.pmu, err,
+				   sizeof(err));
+	if (!run->pmu) {
 		fprintf(stderr, "pcbench: %s\n", err);
 		return 2;
 	}
-	event_columns(&run.opt);
+	event_columns(run, &run->opt);
 
-	run.topo = load_topology(&run.opt);
-	if (!run.opt.dry_run && topo_excluded(run.topo, err, sizeof(err)))
+	run->topo = load_topology(run, &run->opt);
+	if (!run->opt.dry_run && topo_excluded(run->topo, err, sizeof(err)))
 		fprintf(stderr, "pcbench: plans use %d of the host's PUs: excluded %s\n",
-			topo_npus(run.topo), err);
-	build_families(&run.opt, run.topo);
-	for (int i = 0; (check || run.opt.with_model) && i < run.nfams; i++)
-		if (bench_unmodelled(run.fams[i].sc))
-			usage_error(check ? "hitm record" : "--with-model", run.fams[i].sc->name,
-				    "%s", bench_unmodelled(run.fams[i].sc));
-	if (run.opt.dry_run) {
-		print_plan(&run.opt, run.topo);
-		if (run.opt.pmu)
-			pmu_print_set(stdout, run.pmu);
-		topo_free(run.topo);
+			topo_npus(run->topo), err);
+	build_families(run, &run->opt, run->topo);
+	for (int i = 0; (check || run->opt.with_model) && i < run->nfams; i++)
+		if (bench_unmodelled(run->fams[i].sc))
+			usage_error(check ? "hitm record" : "--with-model", run->fams[i].sc->name,
+				    "%s", bench_unmodelled(run->fams[i].sc));
+	if (run->opt.dry_run) {
+		print_plan(run, &run->opt, run->topo);
+		if (run->opt.pmu)
+			pmu_print_set(stdout, run->pmu);
+		topo_free(run->topo);
 		return 0;
 	}
 	return -1;
 }
 
 /* init_context - context.json's facts, the label with them (it names the run directory). */
-static void init_context(void)
+static void init_context(struct measure_run *run)
 {
-	context_init(&run.ctx, run.orig_argc, run.orig_argv);
-	if (run.opt.label)
-		snprintf(run.ctx.label, sizeof(run.ctx.label), "%s", run.opt.label);
+	context_init(&run->ctx, run->orig_argc, run->orig_argv);
+	if (run->opt.label)
+		snprintf(run->ctx.label, sizeof(run->ctx.label), "%s", run->opt.label);
 }
 
-void measure_check(int argc, char **argv)
+void measure_dir_check(int argc, char **argv, struct measure_dir *d)
 {
-	if (prepare(argc, argv, 1) >= 0)
+	struct measure_run *run = d->run = xcalloc(1, sizeof(*run));
+
+	if (prepare(run, argc, argv, 1) >= 0)
 		exit(2); /* pmu_resolve said why */
-	init_context();
-	check_outputs(&run.opt);
+	init_context(run);
+	check_outputs(run, &run->opt);
+	snprintf(d->path, sizeof(d->path), "%s", run->run_dir);
+	d->made_here = !run->opt.out;
+	d->events_set = run->opt.events_set;
+}
+
+void measure_dir_make(struct measure_dir *d)
+{
+	make_run_dir(d->run, &d->run->opt);
+	snprintf(d->path, sizeof(d->path), "%s", d->run->run_dir);
 }
 
 int measure_main(int argc, char **argv)
 {
+	/* static: what it holds stays reachable until exit (leak checks); only passed on */
+	static struct measure_run state;
+	struct measure_run *run = &state;
 	struct gb_family *gbf;
+	struct job *jobs;
 	struct topo *topo;
-	char err[PATH_MAX + 128], path[PATH_MAX + 32];
-	int ngb = 0, st = prepare(argc, argv, 0);
+	char err[PATH_MAX + 128], path[2 * PATH_MAX + 256]; /* gcc -Wformat-truncation */
+	int ngb = 0, st = prepare(run, argc, argv, 0);
 
 	if (st >= 0)
 		return st;
-	topo = run.topo;
-	init_context();
-	for (int i = 0; i < run.nfams && !run.kctx.present; i++)
-		if (run.fams[i].sc->flags & BENCH_KERNEL) {
-			kernel_context_read(&run.kctx);
-			run.ctx.real_kernel = run.kctx.json;
+	topo = run->topo;
+	init_context(run);
+	for (int i = 0; i < run->nfams && !run->kctx.present; i++)
+		if (run->fams[i].sc->flags & BENCH_KERNEL) {
+			kernel_context_read(&run->kctx);
+			run->ctx.real_kernel = run->kctx.json;
 		}
-	run.ctx.options_json = options_json(&run.opt);
-	check_machine(run.topo);
+	run->ctx.options_json = options_json(run, &run->opt);
+	check_machine(run, run->topo);
 	/* From here on a signal (or stdout/stderr closed: SIGPIPE) leaves a consistent run
 	 * directory: rows whole, context.json interrupted, exit 3; a second one ends it at once. */
 	stop_install(STOP_FLAG, 1);
-	open_outputs(&run.opt);
-	usage_error_after_create(fail_after_create);
-	write_context();
-	run.objects = objects_log_new("topology.xml", run.opt.sel.params, run.opt.sel.nparams);
-	snprintf(path, sizeof(path), "%s/topology.xml", run.run_dir);
+	open_outputs(run, &run->opt);
+	usage_error_after_create(fail_after_create, run);
+	write_context(run);
+	run->objects = objects_log_new("topology.xml", run->opt.sel.params, run->opt.sel.nparams);
+	snprintf(path, sizeof(path), "%s/topology.xml", run->run_dir);
 	if (topo_export_xml(topo, path, err, sizeof(err)))
-		run.write_failed = 1; /* said why; the run stops before measuring */
-	snprintf(path, sizeof(path), "%s/topology_fp", run.run_dir);
-	snprintf(err, sizeof(err), "%s\n", run.topology_fp);
+		run->write_failed = 1; /* said why; the run stops before measuring */
+	snprintf(path, sizeof(path), "%s/topology_fp", run->run_dir);
+	snprintf(err, sizeof(err), "%s\n", run->topology_fp);
 	if (outfile_write_all(path, err, strlen(err)))
-		run.write_failed = 1;
-	link_latest();
-	if (pmu_absent_note(run.pmu)[0])
+		run->write_failed = 1;
+	link_latest(run);
+	if (pmu_absent_note(run->pmu)[0])
 		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
-			pmu_absent_note(run.pmu));
-	run.total = run.nfams * run.opt.repetitions;
-	run.t_first = now_s();
+			pmu_absent_note(run->pmu));
+	run->total = run->nfams * run->opt.repetitions;
+	run->t_first = now_s();
 
-	gbf = run.gbf = xcalloc((size_t)run.nfams, sizeof(*gbf));
-	for (int i = 0; i < run.nfams; i++) {
-		struct family *f = &run.fams[i];
+	gbf = run->gbf = xcalloc((size_t)run->nfams, sizeof(*gbf));
+	jobs = run->jobs = xcalloc((size_t)run->nfams, sizeof(*jobs));
+	for (int i = 0; i < run->nfams; i++) {
+		struct family *f = &run->fams[i];
 		char home[32] = "";
 
 		if (f->skip[0]) {
 			if (f->pus)
 				topo_home_name(&f->home, home, sizeof(home));
-			for (int rep = 1; rep <= run.opt.repetitions && !run.write_failed; rep++) {
-				write_row(f, rep, ST_SKIPPED, f->skip, NULL, home);
-				progress(f, rep, ST_SKIPPED, f->skip);
+			for (int rep = 1; rep <= run->opt.repetitions && !run->write_failed;
+			     rep++) {
+				write_row(run, f, rep, ST_SKIPPED, f->skip, NULL, home);
+				progress(run, f, rep, ST_SKIPPED, f->skip);
 			}
 			continue;
 		}
-		set_current(f, 1); /* its model and state: a failure is its first row */
-		if (run.opt.with_model)
+		set_current(run, f, 1); /* its model and state: a failure is its first row */
+		if (run->opt.with_model)
 			model_family(f, topo);
 		f->m = xcalloc(1, sizeof(*f->m));
-		meas_init(f->m, f->sc, f->cfg, topo, f->threads, f->pus, run.opt.time_s,
-			  run.opt.time_s / 10, &f->home);
-		meas_set_counters(f->m, run.pmu);
-		meas_set_noise(f->m, run.opt.noise_max_pct / 100, run.opt.noise_retries);
-		set_current(NULL, 0);
-		gbf[ngb++] = (struct gb_family){f->name, f->threads, f};
+		meas_init(f->m, f->sc, f->cfg, topo, f->threads, f->pus, run->opt.time_s,
+			  run->opt.time_s / 10, &f->home);
+		meas_set_counters(f->m, run->pmu);
+		meas_set_noise(f->m, run->opt.noise_max_pct / 100, run->opt.noise_retries);
+		set_current(run, NULL, 0);
+		jobs[ngb] = (struct job){run, f};
+		gbf[ngb] = (struct gb_family){f->name, f->threads, &jobs[ngb]};
+		ngb++;
 	}
-	if (!run.write_failed && !stop_requested)
-		gbshim_run(gbf, ngb, run.opt.repetitions, family_thread);
+	if (!run->write_failed && !stop_requested)
+		gbshim_run(gbf, ngb, run->opt.repetitions, family_thread);
 	if (stop_requested) {
-		run.ctx.interrupted = 1;
-		utc_now(run.ctx.end, sizeof(run.ctx.end));
-		write_context();
-		write_objects();
-		close_outputs();
+		run->ctx.interrupted = 1;
+		utc_now(run->ctx.end, sizeof(run->ctx.end));
+		write_context(run);
+		write_objects(run);
+		close_outputs(run);
 		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
-			run.done, run.total, run.run_dir);
-		write_run_dir_file();
+			run->done, run->total, run->run_dir);
+		write_run_dir_file(run);
 		return 3;
 	}
 	/* Measured: a reader going away now loses only messages (stdout is checked at exit). */
 	signal(SIGPIPE, SIG_IGN);
 
-	progress_end();
-	machine_load_end(&run.machine);
-	utc_now(run.ctx.end, sizeof(run.ctx.end));
-	write_context();
-	write_objects();
-	if (close_outputs())
-		run.write_failed = 1;
+	progress_end(run);
+	machine_load_end(&run->machine);
+	utc_now(run->ctx.end, sizeof(run->ctx.end));
+	write_context(run);
+	write_objects(run);
+	if (close_outputs(run))
+		run->write_failed = 1;
 	/* The verdict: compare's report of this run, on stdout and into the run directory. */
-	if (run.opt.matrix)
-		print_matrix();
-	else if (run.done && !run.write_failed && compare_run_report(run.run_dir, NULL))
-		run.write_failed = 1;
-	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run.run_dir, run.ok, run.errors,
-	       run.skipped);
-	if (run.disturbed)
-		printf(", %d disturbed", run.disturbed);
+	if (run->opt.matrix)
+		print_matrix(run);
+	else if (run->done && !run->write_failed && compare_run_report(run->run_dir, NULL))
+		run->write_failed = 1;
+	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run->run_dir, run->ok,
+	       run->errors, run->skipped);
+	if (run->disturbed)
+		printf(", %d disturbed", run->disturbed);
 	printf(")\n");
-	if (write_run_dir_file())
-		run.write_failed = 1;
-	if (run.errors || run.write_failed)
+	if (write_run_dir_file(run))
+		run->write_failed = 1;
+	if (run->errors || run->write_failed)
 		return 1;
-	return run.ok || run.disturbed ? 0 : 4;
+	return run->ok || run->disturbed ? 0 : 4;
 }

@@ -9,24 +9,25 @@
 #include "run.h"
 #include "util.h"
 
-static void add_param_col(const char *name)
+static void add_param_col(struct measure_run *run, const char *name)
 {
-	for (int i = 0; i < run.nparam_cols; i++)
-		if (!strcmp(run.param_cols[i], name))
+	for (int i = 0; i < run->nparam_cols; i++)
+		if (!strcmp(run->param_cols[i], name))
 			return;
-	if (run.nparam_cols < SELECTION_MAX_PARAMS)
-		run.param_cols[run.nparam_cols++] = name;
+	if (run->nparam_cols < SELECTION_MAX_PARAMS)
+		run->param_cols[run->nparam_cols++] = name;
 }
 
 /* fams_append - @f becomes the run's next family. */
-static void fams_append(const struct family *f)
+static void fams_append(struct measure_run *run, const struct family *f)
 {
-	run.fams = xrealloc(run.fams, (size_t)(run.nfams + 1) * sizeof(*f));
-	run.fams[run.nfams++] = *f;
+	run->fams = xrealloc(run->fams, (size_t)(run->nfams + 1) * sizeof(*f));
+	run->fams[run->nfams++] = *f;
 }
 
 /* What build_families gives every family it adds (add_families' @arg). */
 struct build {
+	struct measure_run *run;
 	const struct options *o;
 	const struct topo *topo;
 	int counts[MAX_THREAD_COUNTS], ncounts;
@@ -62,7 +63,7 @@ static void add_family(const struct build *b, struct family f)
 		usage_error("--home", f.home_spec, "%s", err);
 	if (f.pus && f.sc->skip)
 		f.sc->skip(f.cfg, f.skip, sizeof(f.skip));
-	fams_append(&f);
+	fams_append(b->run, &f);
 }
 
 /* add_families - the families of pick @k: one per thread count and memory home. */
@@ -149,14 +150,15 @@ static char **home_specs(const char *spec, const struct topo *topo)
 	return v;
 }
 
-static void build_matrix(const struct options *o, const struct topo *topo);
+static void build_matrix(struct measure_run *run, const struct options *o, const struct topo *topo);
 
-void build_families(const struct options *o, const struct topo *topo)
+void build_families(struct measure_run *run, const struct options *o, const struct topo *topo)
 {
 	char **scn = o->sel.scenarios ? split_list(o->sel.scenarios) : NULL;
 	char **pre = o->sel.presets ? split_list(o->sel.presets) : NULL;
 	char **wls = o->sel.workloads ? split_list(o->sel.workloads) : NULL;
-	struct build b = {.o = o, .topo = topo, .homes = run.homes = home_specs(o->home, topo)};
+	struct build b = {
+	    .run = run, .o = o, .topo = topo, .homes = run->homes = home_specs(o->home, topo)};
 	char err[512];
 	regex_t re;
 
@@ -165,7 +167,7 @@ void build_families(const struct options *o, const struct topo *topo)
 		free(scn);
 		free(pre);
 		free(wls);
-		build_matrix(o, topo);
+		build_matrix(run, o, topo);
 		return;
 	}
 	b.ncounts = parse_threads(o->sel.threads, topo_npus(topo), b.counts, MAX_THREAD_COUNTS, err,
@@ -190,14 +192,14 @@ void build_families(const struct options *o, const struct topo *topo)
 		selection_each(sc, pre, wls, add_families, &b);
 		for (int i = 0; scenario_param(sc, i); i++)
 			if (strcmp(scenario_param(sc, i)->name, "layout"))
-				add_param_col(scenario_param(sc, i)->name);
+				add_param_col(run, scenario_param(sc, i)->name);
 	}
 	if (o->filter)
 		regfree(&re);
 	free(scn);
 	free(pre);
 	free(wls);
-	if (!run.nfams)
+	if (!run->nfams)
 		usage_error("selection", o->filter ? o->filter : "", "selects nothing to measure");
 }
 
@@ -205,7 +207,7 @@ void build_families(const struct options *o, const struct topo *topo)
  * build_matrix - the c2c probe on every pair of PUs (--matrix): one family per pair
  * (a, b) with a >= b, two threads pinned to a and b, one thread on the diagonal.
  */
-static void build_matrix(const struct options *o, const struct topo *topo)
+static void build_matrix(struct measure_run *run, const struct options *o, const struct topo *topo)
 {
 	const struct scenario *sc = scenario_find("c2c");
 	const char *wl = o->sel.workloads ? o->sel.workloads : "pingpong";
@@ -245,10 +247,10 @@ static void build_matrix(const struct options *o, const struct topo *topo)
 				usage_error("configuration", f.name, "%s", err);
 			if (topo_home_parse(topo, "first", f.pus[0], &f.home, err, sizeof(err)))
 				usage_error("--home", "first", "%s", err);
-			fams_append(&f);
+			fams_append(run, &f);
 		}
 	}
 	for (int i = 0; scenario_param(sc, i); i++)
-		add_param_col(scenario_param(sc, i)->name);
+		add_param_col(run, scenario_param(sc, i)->name);
 	free(cpus);
 }

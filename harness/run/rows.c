@@ -17,10 +17,10 @@
 #include "work.h"
 
 /* open_extra_csv - the --csv file, appended to only when its header is this run's. */
-static struct csv_writer *open_extra_csv(const char *path)
+static struct csv_writer *open_extra_csv(struct measure_run *run, const char *path)
 {
 	char err[PATH_MAX + 256];
-	struct csv_writer *w = csv_create(path, run.cols, run.ncols, 1, err, sizeof(err));
+	struct csv_writer *w = csv_create(path, run->cols, run->ncols, 1, err, sizeof(err));
 
 	if (!w)
 		usage_error("--csv", path,
@@ -31,42 +31,42 @@ static struct csv_writer *open_extra_csv(const char *path)
 	return w;
 }
 
-static void columns_build(void);
+static void columns_build(struct measure_run *run);
 
 /*
  * make_default_dir - results/<stamp>-<host or label>, made by this run: when another run
  * (started in the same second) made it first, the name gets -2, -3, ... (mkdir is atomic,
  * so two runs never share a directory).
  */
-static void make_default_dir(void)
+static void make_default_dir(struct measure_run *run)
 {
-	size_t len = strlen(run.run_dir);
+	size_t len = strlen(run->run_dir);
 
 	mkdir_p("results", "--out");
-	for (int k = 2; mkdir(run.run_dir, 0755); k++) {
+	for (int k = 2; mkdir(run->run_dir, 0755); k++) {
 		if (errno != EEXIST || k > 1000)
-			usage_error("--out", run.run_dir, "%s", strerror(errno));
-		snprintf(run.run_dir + len, sizeof(run.run_dir) - len, "-%d", k);
+			usage_error("--out", run->run_dir, "%s", strerror(errno));
+		snprintf(run->run_dir + len, sizeof(run->run_dir) - len, "-%d", k);
 	}
 }
 
-void check_outputs(const struct options *o)
+void check_outputs(struct measure_run *run, const struct options *o)
 {
 	struct stat st;
 	char path[PATH_MAX + 16], err[PATH_MAX + 128], stamp[32];
 
 	if (o->out) {
-		snprintf(run.run_dir, sizeof(run.run_dir), "%s", o->out);
+		snprintf(run->run_dir, sizeof(run->run_dir), "%s", o->out);
 	} else {
 		utc_now(stamp, sizeof(stamp));
 		for (char *p = stamp; *p; p++)
 			*p = *p == ':' ? '-' : *p;
-		snprintf(run.run_dir, sizeof(run.run_dir), "results/%s-%s", stamp,
-			 run.ctx.label[0] ? run.ctx.label : run.ctx.host);
+		snprintf(run->run_dir, sizeof(run->run_dir), "results/%s-%s", stamp,
+			 run->ctx.label[0] ? run->ctx.label : run->ctx.host);
 	}
-	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
+	snprintf(path, sizeof(path), "%s/results.csv", run->run_dir);
 	if (o->out && !o->force && !stat(path, &st) && st.st_size > 0)
-		usage_error("--out", run.run_dir,
+		usage_error("--out", run->run_dir,
 			    "%s exists (choose a new run directory, or --force)", path);
 	if (o->csv && csv_same_file(o->csv, path))
 		usage_error("--csv", o->csv,
@@ -75,58 +75,58 @@ void check_outputs(const struct options *o)
 		usage_error("--csv", o->csv, "%s", err);
 }
 
-void make_run_dir(const struct options *o)
+void make_run_dir(struct measure_run *run, const struct options *o)
 {
 	const char *base;
 
 	if (o->out)
-		mkdir_p(run.run_dir, "--out");
+		mkdir_p(run->run_dir, "--out");
 	else
-		make_default_dir();
-	base = strrchr(run.run_dir, '/');
-	snprintf(run.ctx.run_id, sizeof(run.ctx.run_id), "%.127s",
-		 base && base[1] ? base + 1 : run.run_dir);
+		make_default_dir(run);
+	base = strrchr(run->run_dir, '/');
+	snprintf(run->ctx.run_id, sizeof(run->ctx.run_id), "%.127s",
+		 base && base[1] ? base + 1 : run->run_dir);
 }
 
-void open_outputs(const struct options *o)
+void open_outputs(struct measure_run *run, const struct options *o)
 {
 	struct stat st;
 	char path[PATH_MAX + 16], err[PATH_MAX + 128];
 
-	columns_build();
+	columns_build(run);
 	/* Check what exists before creating anything, so that a refusal leaves no trace. */
-	check_outputs(o);
-	if (o->csv && !stat(o->csv, &st) && !(run.csv_extra = open_extra_csv(o->csv)))
+	check_outputs(run, o);
+	if (o->csv && !stat(o->csv, &st) && !(run->csv_extra = open_extra_csv(run, o->csv)))
 		usage_error("--csv", o->csv, "cannot append");
-	make_run_dir(o);
-	snprintf(path, sizeof(path), "%s/results.csv", run.run_dir);
+	make_run_dir(run, o);
+	snprintf(path, sizeof(path), "%s/results.csv", run->run_dir);
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
-	run.csv = csv_create(path, run.cols, run.ncols, 0, err, sizeof(err));
-	if (!run.csv)
-		usage_error("--out", run.run_dir, "%s (choose a new run directory, or --force)",
+	run->csv = csv_create(path, run->cols, run->ncols, 0, err, sizeof(err));
+	if (!run->csv)
+		usage_error("--out", run->run_dir, "%s (choose a new run directory, or --force)",
 			    err);
-	snprintf(run.jsonl_path, sizeof(run.jsonl_path), "%s/results.jsonl", run.run_dir);
-	run.jsonl = fopen(run.jsonl_path, "w");
-	if (!run.jsonl)
-		usage_error("--out", run.jsonl_path, "%s", strerror(errno));
-	if (o->csv && !run.csv_extra)
-		run.csv_extra = open_extra_csv(o->csv);
-	snprintf(run.context_path, sizeof(run.context_path), "%s/context.json", run.run_dir);
+	snprintf(run->jsonl_path, sizeof(run->jsonl_path), "%s/results.jsonl", run->run_dir);
+	run->jsonl = fopen(run->jsonl_path, "w");
+	if (!run->jsonl)
+		usage_error("--out", run->jsonl_path, "%s", strerror(errno));
+	if (o->csv && !run->csv_extra)
+		run->csv_extra = open_extra_csv(run, o->csv);
+	snprintf(run->context_path, sizeof(run->context_path), "%s/context.json", run->run_dir);
 }
 
 /*
  * work_json - the calibration of -D work=N, done here (once per run, before the first
  * measurement) when some family asks for work; null when none does.
  */
-static json_t *work_json(void)
+static json_t *work_json(struct measure_run *run)
 {
 	const struct work_cal *c;
 	json_t *w, *trials;
 	int any = 0;
 
-	for (int i = 0; i < run.nfams; i++)
-		any |= run.fams[i].cfg && bench_long(run.fams[i].cfg, "work") > 0;
+	for (int i = 0; i < run->nfams; i++)
+		any |= run->fams[i].cfg && bench_long(run->fams[i].cfg, "work") > 0;
 	if (!any)
 		return json_null();
 	c = work_calibration();
@@ -150,22 +150,22 @@ static json_t *work_json(void)
  * layout read from BTF also its path and the kernel release of this run (the running
  * kernel is the one /sys/kernel/btf/vmlinux describes).
  */
-static json_t *layouts_json(void)
+static json_t *layouts_json(struct measure_run *run)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; i < run.nfams; i++) {
-		const struct layout *l = cfg_layout(run.fams[i].cfg);
+	for (int i = 0; i < run->nfams; i++) {
+		const struct layout *l = cfg_layout(run->fams[i].cfg);
 		int dup = 0;
 		json_t *o;
 
 		for (int k = 0; l && k < i; k++)
-			dup |= cfg_layout(run.fams[k].cfg) == l;
+			dup |= cfg_layout(run->fams[k].cfg) == l;
 		if (!l || dup)
 			continue;
 		o = json_object();
 		json_object_set_new(o, "name", json_string(l->name));
-		json_object_set_new(o, "fingerprint", json_string(run.fams[i].layout_fp));
+		json_object_set_new(o, "fingerprint", json_string(run->fams[i].layout_fp));
 		json_object_set_new(o, "source", json_string(l->source));
 		json_object_set_new(o, "desc", json_string(l->desc));
 		if (!strncmp(l->source, "btf:", 4)) {
@@ -182,7 +182,7 @@ static json_t *layouts_json(void)
 	return a;
 }
 
-char *options_json(const struct options *o)
+char *options_json(struct measure_run *run, const struct options *o)
 {
 	json_t *j = json_object(), *params = json_array();
 	char *s;
@@ -196,7 +196,7 @@ char *options_json(const struct options *o)
 	json_object_set_new(j, "threads", json_string(o->sel.threads));
 	json_object_set_new(j, "placement", json_string(o->sel.placement));
 	json_object_set_new(j, "topology", json_string(o->sel.topology));
-	json_object_set_new(j, "topology_fp", json_string(run.topology_fp));
+	json_object_set_new(j, "topology_fp", json_string(run->topology_fp));
 	json_object_set_new(j, "home", json_string(o->home));
 	json_object_set_new(j, "time_s", json_real(o->time_s));
 	json_object_set_new(j, "warmup_s", json_real(o->time_s / 10));
@@ -207,19 +207,19 @@ char *options_json(const struct options *o)
 	for (int i = 0; i < o->sel.nparams; i++)
 		json_array_append_new(params, json_string(o->sel.params[i]));
 	json_object_set_new(j, "param", params);
-	json_object_set_new(j, "counters", pmu_set_json(run.pmu));
-	json_object_set_new(j, "work_calibration", work_json());
-	json_object_set_new(j, "layouts", layouts_json());
+	json_object_set_new(j, "counters", pmu_set_json(run->pmu));
+	json_object_set_new(j, "work_calibration", work_json(run));
+	json_object_set_new(j, "layouts", layouts_json(run));
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	return s;
 }
 
 /* close_csv - close @w (a header-only file it created is removed); message on failure. */
-static int close_csv(struct csv_writer *w)
+static int close_csv(struct measure_run *run, struct csv_writer *w)
 {
 	char *path = w ? xstrdup(csv_path(w)) : NULL;
-	int failed = w && run.write_failed, ret = csv_close_or_remove(w);
+	int failed = w && run->write_failed, ret = csv_close_or_remove(w);
 
 	if (ret && !failed) /* a failed row was reported when it happened */
 		fprintf(stderr, "pcbench: %s: %s\n", path, strerror(errno));
@@ -227,44 +227,44 @@ static int close_csv(struct csv_writer *w)
 	return ret;
 }
 
-int close_outputs(void)
+int close_outputs(struct measure_run *run)
 {
-	int bad = close_csv(run.csv) | close_csv(run.csv_extra);
+	int bad = close_csv(run, run->csv) | close_csv(run, run->csv_extra);
 	/* The same rows as results.csv: synced the same way before success is reported, and
 	 * like it removed when it got no row (no empty file claims a run's rows). */
-	int empty = run.jsonl && ftello(run.jsonl) == 0;
-	int e = run.jsonl ? outfile_fclose_sync(run.jsonl) : 0;
+	int empty = run->jsonl && ftello(run->jsonl) == 0;
+	int e = run->jsonl ? outfile_fclose_sync(run->jsonl) : 0;
 
 	if (empty && !e)
-		unlink(run.jsonl_path);
+		unlink(run->jsonl_path);
 	if (e) {
-		if (!run.write_failed) /* a failed row was reported when it happened */
-			fprintf(stderr, "pcbench: %s: %s\n", run.jsonl_path, strerror(e));
+		if (!run->write_failed) /* a failed row was reported when it happened */
+			fprintf(stderr, "pcbench: %s: %s\n", run->jsonl_path, strerror(e));
 		bad = -1;
 	}
-	run.csv = run.csv_extra = NULL;
-	run.jsonl = NULL;
+	run->csv = run->csv_extra = NULL;
+	run->jsonl = NULL;
 	return bad ? -1 : 0;
 }
 
-void write_context(void)
+void write_context(struct measure_run *run)
 {
 	char err[PATH_MAX + 128];
 
-	if (!context_write(&run.ctx, run.context_path, err, sizeof(err)))
+	if (!context_write(&run->ctx, run->context_path, err, sizeof(err)))
 		return;
 	fprintf(stderr, "pcbench: %s\n", err);
-	run.write_failed = 1; /* the run's record is not on disk: exit 1 */
+	run->write_failed = 1; /* the run's record is not on disk: exit 1 */
 }
 
 /* write_objects - objects.json (objects.h); a failed write fails the run. */
-void write_objects(void)
+void write_objects(struct measure_run *run)
 {
 	char path[PATH_MAX + 16];
 
-	snprintf(path, sizeof(path), "%s/objects.json", run.run_dir);
-	if (run.objects && objects_log_write(run.objects, path))
-		run.write_failed = 1;
+	snprintf(path, sizeof(path), "%s/objects.json", run->run_dir);
+	if (run->objects && objects_log_write(run->objects, path))
+		run->write_failed = 1;
 }
 
 /*
@@ -272,17 +272,17 @@ void write_objects(void)
  * @v[k...] using @cells for the text; the row's counters_note into @note. Returns the next k.
  * An event that is absent on any thread stays empty, never zero.
  */
-static int counter_cells(const char **v, int k, const struct meas_result *r, char (*cells)[40],
-			 char *note, size_t len)
+static int counter_cells(struct measure_run *run, const char **v, int k,
+			 const struct meas_result *r, char (*cells)[40], char *note, size_t len)
 {
-	size_t used = (size_t)snprintf(note, len, "%s", run.pmu ? pmu_absent_note(run.pmu) : "");
+	size_t used = (size_t)snprintf(note, len, "%s", run->pmu ? pmu_absent_note(run->pmu) : "");
 
-	if (run.unmapped_note[0] && used < len)
+	if (run->unmapped_note[0] && used < len)
 		used += (size_t)snprintf(note + used, len - used, "%s%s", used ? "; " : "",
-					 run.unmapped_note);
-	for (int i = 0; i < run.nev_cols; i++) {
+					 run->unmapped_note);
+	for (int i = 0; i < run->nev_cols; i++) {
 		const struct meas_event *e =
-		    r && r->ev && run.ev_index[i] >= 0 ? &r->ev[run.ev_index[i]] : NULL;
+		    r && r->ev && run->ev_index[i] >= 0 ? &r->ev[run->ev_index[i]] : NULL;
 		char(*c)[40] = &cells[4 * i];
 
 		for (int j = 0; j < 4; j++)
@@ -293,10 +293,10 @@ static int counter_cells(const char **v, int k, const struct meas_result *r, cha
 			fmt_double(c[2], 40, e->min_per_op);
 			fmt_double(c[3], 40, e->max_per_op);
 		} else if (e && e->absent_threads && used < len &&
-			   !strstr(pmu_absent_note(run.pmu), run.ev_cols[i])) {
+			   !strstr(pmu_absent_note(run->pmu), run->ev_cols[i])) {
 			used += (size_t)snprintf(
 			    note + used, len - used, "%s%s: not counted on %d of the threads",
-			    used ? "; " : "", run.ev_cols[i], e->absent_threads);
+			    used ? "; " : "", run->ev_cols[i], e->absent_threads);
 		}
 		for (int j = 0; j < 4; j++)
 			v[k++] = c[j];
@@ -305,37 +305,37 @@ static int counter_cells(const char **v, int k, const struct meas_result *r, cha
 }
 
 /* event_columns - every abstract event, then the set's other events (libpfm strings). */
-void event_columns(const struct options *o)
+void event_columns(struct measure_run *run, const struct options *o)
 {
 	const char *a;
 	size_t used = 0;
 
-	for (int i = 0; (a = pmu_table_abstract(i)) && run.nev_cols < 64; i++)
-		run.ev_cols[run.nev_cols++] = a;
-	for (int j = 0; j < pmu_nevents(run.pmu) && run.nev_cols < 64; j++) {
+	for (int i = 0; (a = pmu_table_abstract(i)) && run->nev_cols < 64; i++)
+		run->ev_cols[run->nev_cols++] = a;
+	for (int j = 0; j < pmu_nevents(run->pmu) && run->nev_cols < 64; j++) {
 		int dup = 0;
 
-		for (int i = 0; i < run.nev_cols; i++)
-			dup |= !strcmp(run.ev_cols[i], pmu_event_name(run.pmu, j));
+		for (int i = 0; i < run->nev_cols; i++)
+			dup |= !strcmp(run->ev_cols[i], pmu_event_name(run->pmu, j));
 		if (!dup)
-			run.ev_cols[run.nev_cols++] = pmu_event_name(run.pmu, j);
+			run->ev_cols[run->nev_cols++] = pmu_event_name(run->pmu, j);
 	}
-	for (int i = 0; i < run.nev_cols; i++) {
-		run.ev_index[i] = -1;
-		for (int j = 0; j < pmu_nevents(run.pmu); j++)
-			if (!strcmp(run.ev_cols[i], pmu_event_name(run.pmu, j)))
-				run.ev_index[i] = j;
-		if (run.ev_index[i] < 0 && !strcmp(o->events, "auto") &&
-		    used < sizeof(run.unmapped_note) - 80)
-			used += (size_t)snprintf(run.unmapped_note + used,
-						 sizeof(run.unmapped_note) - used, "%s%s",
-						 used ? "," : "", run.ev_cols[i]);
+	for (int i = 0; i < run->nev_cols; i++) {
+		run->ev_index[i] = -1;
+		for (int j = 0; j < pmu_nevents(run->pmu); j++)
+			if (!strcmp(run->ev_cols[i], pmu_event_name(run->pmu, j)))
+				run->ev_index[i] = j;
+		if (run->ev_index[i] < 0 && !strcmp(o->events, "auto") &&
+		    used < sizeof(run->unmapped_note) - 80)
+			used += (size_t)snprintf(run->unmapped_note + used,
+						 sizeof(run->unmapped_note) - used, "%s%s",
+						 used ? "," : "", run->ev_cols[i]);
 	}
 	if (used)
-		snprintf(run.unmapped_note + used, sizeof(run.unmapped_note) - used,
+		snprintf(run->unmapped_note + used, sizeof(run->unmapped_note) - used,
 			 ": no mapping for this PMU");
 	else if (!strcmp(o->events, "none"))
-		snprintf(run.unmapped_note, sizeof(run.unmapped_note),
+		snprintf(run->unmapped_note, sizeof(run->unmapped_note),
 			 "counters off (--events none)");
 }
 
@@ -351,7 +351,8 @@ struct row {
 };
 
 /* fixed_cell - the cell of fixed column @c (results.h) for @x, formatted into @buf. */
-static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size_t len)
+static const char *fixed_cell(struct measure_run *run, enum results_col c, struct row *x, char *buf,
+			      size_t len)
 {
 	const struct family *f = x->f;
 	const struct meas_result *r = x->r;
@@ -359,7 +360,7 @@ static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size
 	buf[0] = '\0';
 	switch (c) {
 	case COL_RUN_ID:
-		return run.ctx.run_id;
+		return run->ctx.run_id;
 	case COL_SCENARIO:
 		return f->sc->name;
 	case COL_PRESET:
@@ -407,21 +408,21 @@ static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size
 	case COL_REASON:
 		return x->reason;
 	case COL_HOST:
-		return run.ctx.host;
+		return run->ctx.host;
 	case COL_LABEL:
-		return run.ctx.label;
+		return run->ctx.label;
 	case COL_WINDOW_S:
-		fmt_double(buf, len, run.opt.time_s);
+		fmt_double(buf, len, run->opt.time_s);
 		return buf;
 	case COL_HOME:
 		return x->home;
 	case COL_TOPOLOGY_FP:
-		return run.topology_fp;
+		return run->topology_fp;
 	case COL_LAYOUT_FP:
 		return f->layout_fp;
 	case COL_PAIR_CLASS:
 		return f->pus && f->threads >= 2
-			   ? topo_pair_names[topo_pair_class(run.topo, f->pus[0], f->pus[1])]
+			   ? topo_pair_names[topo_pair_class(run->topo, f->pus[0], f->pus[1])]
 			   : "";
 	case COL_NIVCSW:
 		if (r)
@@ -455,26 +456,26 @@ static const char *fixed_cell(enum results_col c, struct row *x, char *buf, size
  * formatted into its own @buf row. The header and every row come from this one table.
  */
 struct col_family {
-	int (*names)(const char **cols);
-	int (*cells)(struct row *x, const char **v, char (*buf)[40]);
+	int (*names)(struct measure_run *run, const char **cols);
+	int (*cells)(struct measure_run *run, struct row *x, const char **v, char (*buf)[40]);
 };
 
 /* --matrix: the pair of PUs and ns per one-way transfer. */
-static int matrix_names(const char **cols)
+static int matrix_names(struct measure_run *run, const char **cols)
 {
 	static const char *const names[] = {"cpu_a", "cpu_b", "ns_per_transfer"};
 
-	if (!run.opt.matrix)
+	if (!run->opt.matrix)
 		return 0;
 	memcpy(cols, names, sizeof(names));
 	return 3;
 }
 
-static int matrix_cells(struct row *x, const char **v, char (*buf)[40])
+static int matrix_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
 {
 	const struct family *f = x->f;
 
-	if (!run.opt.matrix)
+	if (!run->opt.matrix)
 		return 0;
 	snprintf(buf[0], 40, "%d", f->pus[0]);
 	snprintf(buf[1], 40, "%d", f->pus[f->threads - 1]);
@@ -487,86 +488,86 @@ static int matrix_cells(struct row *x, const char **v, char (*buf)[40])
 }
 
 /* param_NAME: every parameter of the selected scenarios but layout (its own column). */
-static int param_names(const char **cols)
+static int param_names(struct measure_run *run, const char **cols)
 {
-	for (int i = 0; i < run.nparam_cols; i++)
-		cols[i] = xasprintf("param_%s", run.param_cols[i]);
-	return run.nparam_cols;
+	for (int i = 0; i < run->nparam_cols; i++)
+		cols[i] = xasprintf("param_%s", run->param_cols[i]);
+	return run->nparam_cols;
 }
 
-static int param_cells(struct row *x, const char **v, char (*buf)[40])
+static int param_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
 {
 	(void)buf;
-	for (int i = 0; i < run.nparam_cols; i++) {
+	for (int i = 0; i < run->nparam_cols; i++) {
 		v[i] = "";
 		for (int j = 0; scenario_param(x->f->sc, j); j++)
-			if (!strcmp(scenario_param(x->f->sc, j)->name, run.param_cols[i]))
+			if (!strcmp(scenario_param(x->f->sc, j)->name, run->param_cols[i]))
 				v[i] = cfg_value(x->f->cfg, j);
 	}
-	return run.nparam_cols;
+	return run->nparam_cols;
 }
 
 /* Four columns per event (event_columns), then counters_note. */
-static int event_names(const char **cols)
+static int event_names(struct measure_run *run, const char **cols)
 {
 	static const char *const suffix[] = {"_per_op", "_mux", "_min_thread_per_op",
 					     "_max_thread_per_op"};
 	int n = 0;
 
-	for (int i = 0; i < run.nev_cols; i++)
+	for (int i = 0; i < run->nev_cols; i++)
 		for (int k = 0; k < 4; k++)
-			cols[n++] = xasprintf("%s%s", run.ev_cols[i], suffix[k]);
+			cols[n++] = xasprintf("%s%s", run->ev_cols[i], suffix[k]);
 	cols[n++] = "counters_note";
 	return n;
 }
 
-static int event_cells(struct row *x, const char **v, char (*buf)[40])
+static int event_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
 {
-	int n = counter_cells(v, 0, x->r, buf, x->note, sizeof(x->note));
+	int n = counter_cells(run, v, 0, x->r, buf, x->note, sizeof(x->note));
 
 	v[n++] = x->note;
 	return n;
 }
 
 /* --with-model: the coherence model's model_*_per_op columns. */
-static int model_names(const char **cols)
+static int model_names(struct measure_run *run, const char **cols)
 {
-	if (!run.opt.with_model)
+	if (!run->opt.with_model)
 		return 0;
 	memcpy(cols, model_csv_cols, MODEL_NCOLS * sizeof(*cols));
 	return MODEL_NCOLS;
 }
 
-static int model_cells(struct row *x, const char **v, char (*buf)[40])
+static int model_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
 {
 	(void)buf;
-	for (int i = 0; run.opt.with_model && i < MODEL_NCOLS; i++)
+	for (int i = 0; run->opt.with_model && i < MODEL_NCOLS; i++)
 		v[i] = x->f->model ? x->f->model[i] : "";
-	return run.opt.with_model ? MODEL_NCOLS : 0;
+	return run->opt.with_model ? MODEL_NCOLS : 0;
 }
 
 /*
  * A run of a BENCH_KERNEL scenario: the scenario's note on each window (window_end) and the
  * kernel measured (compare --by kernel tells merged runs' kernels apart by these).
  */
-static int kernel_names(const char **cols)
+static int kernel_names(struct measure_run *run, const char **cols)
 {
 	static const char *const names[] = {"note", "kernel_release", "kernel_layout_fp"};
 
-	if (!run.kctx.present)
+	if (!run->kctx.present)
 		return 0;
 	memcpy(cols, names, sizeof(names));
 	return 3;
 }
 
-static int kernel_cells(struct row *x, const char **v, char (*buf)[40])
+static int kernel_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
 {
 	(void)buf;
-	if (!run.kctx.present)
+	if (!run->kctx.present)
 		return 0;
 	v[0] = x->r && x->r->note ? x->r->note : "";
-	v[1] = run.kctx.release;
-	v[2] = run.kctx.layout_fp;
+	v[1] = run->kctx.release;
+	v[2] = run->kctx.layout_fp;
 	return 3;
 }
 
@@ -577,13 +578,13 @@ static const struct col_family col_families[] = {
 #define NFAMILIES (int)(sizeof(col_families) / sizeof(col_families[0]))
 
 /* columns_build - the header: the fixed columns, then every family's. */
-static void columns_build(void)
+static void columns_build(struct measure_run *run)
 {
-	run.ncols = 0;
+	run->ncols = 0;
 	for (int i = 0; i < RESULTS_NFIXED; i++)
-		run.cols[run.ncols++] = results_cols[i];
+		run->cols[run->ncols++] = results_cols[i];
 	for (int i = 0; i < NFAMILIES; i++)
-		run.ncols += col_families[i].names(run.cols + run.ncols);
+		run->ncols += col_families[i].names(run, run->cols + run->ncols);
 }
 
 /* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
@@ -593,50 +594,50 @@ static int x_r_windows(enum status st, const struct meas_result *r)
 	return r && (st == ST_OK || st == ST_DISTURBED);
 }
 
-void write_row(const struct family *f, int rep, enum status st, const char *reason,
-	       const struct meas_result *r, const char *home)
+void write_row(struct measure_run *run, const struct family *f, int rep, enum status st,
+	       const char *reason, const struct meas_result *r, const char *home)
 {
 	struct row *x = xcalloc(1, sizeof(*x));
-	char(*buf)[40] = xcalloc((size_t)run.ncols, 40);
-	const char **v = xcalloc((size_t)run.ncols, sizeof(char *));
+	char(*buf)[40] = xcalloc((size_t)run->ncols, 40);
+	const char **v = xcalloc((size_t)run->ncols, sizeof(char *));
 	int k = 0;
 
 	*x = (struct row){f,	rep, st, reason, st == ST_OK || st == ST_DISTURBED ? r : NULL,
 			  home, ""};
 	for (int i = 0; i < RESULTS_NFIXED; i++, k++)
-		v[k] = fixed_cell((enum results_col)i, x, buf[k], sizeof(buf[k]));
+		v[k] = fixed_cell(run, (enum results_col)i, x, buf[k], sizeof(buf[k]));
 	for (int i = 0; i < NFAMILIES; i++)
-		k += col_families[i].cells(x, v + k, buf + k);
+		k += col_families[i].cells(run, x, v + k, buf + k);
 
 	for (int i = 0; i < 2; i++) {
-		struct csv_writer *w = i ? run.csv_extra : run.csv;
+		struct csv_writer *w = i ? run->csv_extra : run->csv;
 
-		if (w && !run.write_failed && csv_write_row(w, v)) {
+		if (w && !run->write_failed && csv_write_row(w, v)) {
 			fprintf(stderr,
 				"pcbench: %s: %s: stopping; the rows already written are "
 				"intact\n",
 				csv_path(w), strerror(errno));
-			run.write_failed = 1;
+			run->write_failed = 1;
 		}
 	}
-	if (run.jsonl && !run.write_failed &&
-	    results_jsonl_row(run.jsonl, run.cols, v, run.ncols)) {
+	if (run->jsonl && !run->write_failed &&
+	    results_jsonl_row(run->jsonl, run->cols, v, run->ncols)) {
 		fprintf(stderr, "pcbench: %s: %s: stopping; the rows already written are intact\n",
-			run.jsonl_path, strerror(errno));
-		run.write_failed = 1;
+			run->jsonl_path, strerror(errno));
+		run->write_failed = 1;
 	}
 	free(v);
 	free(buf);
 	free(x);
-	run.done++;
-	run.ok += st == ST_OK;
-	run.errors += st == ST_ERROR;
-	run.skipped += st == ST_SKIPPED;
-	run.disturbed += st == ST_DISTURBED;
+	run->done++;
+	run->ok += st == ST_OK;
+	run->errors += st == ST_ERROR;
+	run->skipped += st == ST_SKIPPED;
+	run->disturbed += st == ST_DISTURBED;
 	if (x_r_windows(st, r)) {
-		run.windows += r->windows;
-		run.disturbed_windows += r->disturbed_windows;
-		run.retries += r->retries;
+		run->windows += r->windows;
+		run->disturbed_windows += r->disturbed_windows;
+		run->retries += r->retries;
 	}
 }
 
@@ -645,51 +646,52 @@ void write_row(const struct family *f, int rep, enum status st, const char *reas
  * status, ETA); elsewhere (a log, CI) nothing per measurement. A failed measurement is
  * always one line of its own, with its reason.
  */
-void progress(const struct family *f, int rep, enum status st, const char *what)
+void progress(struct measure_run *run, const struct family *f, int rep, enum status st,
+	      const char *what)
 {
 	static int tty = -1;
-	double elapsed = now_s() - run.t_first;
-	int left = run.total - run.done;
-	double eta = run.done ? elapsed / run.done * left : 0;
+	double elapsed = now_s() - run->t_first;
+	int left = run->total - run->done;
+	double eta = run->done ? elapsed / run->done * left : 0;
 
 	if (tty < 0)
 		tty = isatty(2);
 	if (st == ST_ERROR) {
 		fprintf(stderr, "%spcbench: %s rep %d/%d: error: %s\n", tty ? "\r\033[K" : "",
-			f->name, rep, run.opt.repetitions, what);
+			f->name, rep, run->opt.repetitions, what);
 		return;
 	}
 	if (!tty)
 		return;
 	/* short, so that it fits a terminal's line and \r can rewrite it */
-	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s %s t=%d rep %d/%d: %s  ETA %dm%02ds", run.done,
-		run.total, f->sc->name, f->preset->name, f->wl->name, f->placement, f->threads, rep,
-		run.opt.repetitions, st == ST_OK ? what : status_names[st], (int)eta / 60,
+	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s %s t=%d rep %d/%d: %s  ETA %dm%02ds", run->done,
+		run->total, f->sc->name, f->preset->name, f->wl->name, f->placement, f->threads,
+		rep, run->opt.repetitions, st == ST_OK ? what : status_names[st], (int)eta / 60,
 		(int)eta % 60);
 }
 
 /* progress_end - the progress line becomes one summary line (also when not a terminal). */
-void progress_end(void)
+void progress_end(struct measure_run *run)
 {
 	fprintf(stderr, "%spcbench: %d measurements in %.0f s: %d ok, %d error, %d skipped",
-		isatty(2) ? "\r\033[K" : "", run.done, now_s() - run.t_first, run.ok, run.errors,
-		run.skipped);
-	if (run.disturbed)
-		fprintf(stderr, ", %d disturbed", run.disturbed);
+		isatty(2) ? "\r\033[K" : "", run->done, now_s() - run->t_first, run->ok,
+		run->errors, run->skipped);
+	if (run->disturbed)
+		fprintf(stderr, ", %d disturbed", run->disturbed);
 	fputc('\n', stderr);
-	if (run.windows && !isinf(run.opt.noise_max_pct))
+	if (run->windows && !isinf(run->opt.noise_max_pct))
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows disturbed (run delay or steal over "
 			"%g%%): %d measured again, %d rows left disturbed (status disturbed, not "
 			"in the statistics)\n",
-			run.disturbed_windows, run.windows, run.opt.noise_max_pct, run.retries,
-			run.disturbed);
-	else if (run.disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
+			run->disturbed_windows, run->windows, run->opt.noise_max_pct, run->retries,
+			run->disturbed);
+	else if (run->disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows starved (no operation completed, a "
 			"thread off its CPU most of the time): %d measured again, %d rows left "
 			"disturbed (status disturbed, not in the statistics)\n",
-			run.disturbed_windows, run.windows, run.retries, run.disturbed);
+			run->disturbed_windows, run->windows, run->retries, run->disturbed);
 }
 
 /* home_cell - the `home` column: the NUMA nodes that held the shared state, as verified. */

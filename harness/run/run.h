@@ -21,6 +21,7 @@
 #include "pmu.h"
 #include "results.h"
 #include "topology.h"
+#include "commands.h"
 
 #define MAX_THREAD_COUNTS 256
 
@@ -35,8 +36,11 @@ struct options {
 	int events_set; /* --events was given */
 };
 
-/* The state of a run, shared by the measurement callback. */
-struct run {
+/*
+ * The state of one measure run: measure_main owns it and passes it to every function of
+ * cmd.c, families.c, rows.c and tables.c that reads or writes it (no global).
+ */
+struct measure_run {
 	struct options opt;
 	struct family *fams;
 	int nfams;
@@ -70,15 +74,9 @@ struct run {
 	int orig_argc;
 	struct topo *topo;
 	struct gb_family *gbf;
+	struct job *jobs; /* each gbf[i]'s run and family (cmd.c) */
 };
-extern struct run run;
 
-/*
- * cmd.c: measure_check - for `pcbench hitm record`: parse and resolve a measurement's
- * options as measure_main does, refusing those that measure nothing (--list, --dry-run,
- * --list-events), and choose its run directory (check_outputs); exit 2 on any bad input.
- */
-void measure_check(int argc, char **argv);
 /* options.c: the measure command's options. */
 /* take_gb_args - move --benchmark_* arguments out of argv into @gb (--benchmark_filter stays). */
 int take_gb_args(int *argc, char **argv, char **gb, struct options *o);
@@ -88,29 +86,30 @@ void parse_options(int argc, char **argv, struct options *o);
 void list_scenarios(void);
 
 /* families.c: build_families - every (scenario, preset, workload, threads, home) selected,
- * resolved and placed, into run.fams (with --matrix: every pair of PUs). */
-void build_families(const struct options *o, const struct topo *topo);
+ * resolved and placed, into run->fams (with --matrix: every pair of PUs). */
+void build_families(struct measure_run *run, const struct options *o, const struct topo *topo);
 
 /* tables.c */
-void print_matrix(void);
-void print_plan(const struct options *o, const struct topo *topo);
+void print_matrix(struct measure_run *run);
+void print_plan(struct measure_run *run, const struct options *o, const struct topo *topo);
 
 /* rows.c */
-/* check_outputs - choose run.run_dir; exit 2 if its results.csv exists (creates nothing). */
-void check_outputs(const struct options *o);
-/* make_run_dir - create run.run_dir (-o DIR, or a new results/<stamp>-<host>[-N]). */
-void make_run_dir(const struct options *o);
-void open_outputs(const struct options *o);
-char *options_json(const struct options *o);
-void write_context(void);
+/* check_outputs - choose run->run_dir; exit 2 if its results.csv exists (creates nothing). */
+void check_outputs(struct measure_run *run, const struct options *o);
+/* make_run_dir - create run->run_dir (-o DIR, or a new results/<stamp>-<host>[-N]). */
+void make_run_dir(struct measure_run *run, const struct options *o);
+void open_outputs(struct measure_run *run, const struct options *o);
+char *options_json(struct measure_run *run, const struct options *o);
+void write_context(struct measure_run *run);
 /* close_outputs - close results.csv, results.jsonl and the --csv file; -1 if any failed. */
-int close_outputs(void);
-void write_objects(void);
-void event_columns(const struct options *o);
-void write_row(const struct family *f, int rep, enum status st, const char *reason,
-	       const struct meas_result *r, const char *home);
-void progress(const struct family *f, int rep, enum status st, const char *what);
-void progress_end(void);
+int close_outputs(struct measure_run *run);
+void write_objects(struct measure_run *run);
+void event_columns(struct measure_run *run, const struct options *o);
+void write_row(struct measure_run *run, const struct family *f, int rep, enum status st,
+	       const char *reason, const struct meas_result *r, const char *home);
+void progress(struct measure_run *run, const struct family *f, int rep, enum status st,
+	      const char *what);
+void progress_end(struct measure_run *run);
 void home_cell(const struct family *f, char *buf, size_t len);
 
 #endif

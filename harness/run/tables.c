@@ -10,15 +10,15 @@
 #include "util.h"
 
 /* print_matrix - the lower-triangular table of median ns per transfer (--matrix). */
-void print_matrix(void)
+void print_matrix(struct measure_run *run)
 {
-	int n = 0, *cpus = xcalloc((size_t)run.nfams + 1, sizeof(int));
+	int n = 0, *cpus = xcalloc((size_t)run->nfams + 1, sizeof(int));
 
-	for (int i = 0; i < run.nfams; i++)
-		if (run.fams[i].threads == 1)
-			cpus[n++] = run.fams[i].pus[0];
+	for (int i = 0; i < run->nfams; i++)
+		if (run->fams[i].threads == 1)
+			cpus[n++] = run->fams[i].pus[0];
 	printf("\nc2c %s: median ns per one-way transfer (diagonal: one thread, no transfer)\n%6s",
-	       run.nfams ? run.fams[0].wl->name : "", "");
+	       run->nfams ? run->fams[0].wl->name : "", "");
 	for (int j = 0; j < n; j++)
 		printf(" %7d", cpus[j]);
 	printf("\n");
@@ -27,11 +27,11 @@ void print_matrix(void)
 		for (int j = 0; j <= i; j++) {
 			const struct family *f = NULL;
 
-			for (int k = 0; k < run.nfams && !f; k++)
-				if (run.fams[k].pus[0] == cpus[i] &&
-				    (run.fams[k].threads == 1 ? cpus[i] == cpus[j]
-							      : run.fams[k].pus[1] == cpus[j]))
-					f = &run.fams[k];
+			for (int k = 0; k < run->nfams && !f; k++)
+				if (run->fams[k].pus[0] == cpus[i] &&
+				    (run->fams[k].threads == 1 ? cpus[i] == cpus[j]
+							       : run->fams[k].pus[1] == cpus[j]))
+					f = &run->fams[k];
 			if (f && f->matrix_n)
 				printf(" %7.1f", stats_median(f->matrix_ns, (size_t)f->matrix_n));
 			else
@@ -43,7 +43,7 @@ void print_matrix(void)
 }
 
 /* print_plan - the --dry-run table for every thread count, and the plan CSV. */
-void print_plan(const struct options *o, const struct topo *topo)
+void print_plan(struct measure_run *run, const struct options *o, const struct topo *topo)
 {
 	static const char *const cols[] = {"threads", "thread",	 "pu",	"core",
 					   "l3",      "package", "numa"};
@@ -54,15 +54,15 @@ void print_plan(const struct options *o, const struct topo *topo)
 
 	if (o->csv && !(csv = csv_create(o->csv, cols, 7, 0, err, sizeof(err))))
 		usage_error("--csv", o->csv, "%s", err);
-	printf("topology %s (fingerprint %s)%s\n", topo_source(topo), run.topology_fp,
+	printf("topology %s (fingerprint %s)%s\n", topo_source(topo), run->topology_fp,
 	       topo_is_host(topo) ? "" : ", not this machine: plan only");
 	if (topo_excluded(topo, excluded, sizeof(excluded))) {
 		topo_allowed_list(topo, allowed, sizeof(allowed));
 		printf("allowed PUs %s (%d); excluded %s\n", allowed, topo_npus(topo), excluded);
 	}
 	printf("placement %s, memory home %s\n", o->sel.placement, o->home);
-	for (int i = 0; i < run.nfams; i++) {
-		const struct family *f = &run.fams[i];
+	for (int i = 0; i < run->nfams; i++) {
+		const struct family *f = &run->fams[i];
 		int dup = 0, pairs[PAIR_COUNT] = {0};
 		char home[32];
 

@@ -13,7 +13,7 @@
 
 /* ---- the design ---- */
 
-static int single_run_id(const struct run *r)
+static int single_run_id(const struct cmp_run *r)
 {
 	const char *id = cmp_cell_at(r, 0, r->col[C_RUN_ID]);
 
@@ -25,7 +25,7 @@ static int single_run_id(const struct run *r)
 
 void cmp_choose_design(struct compare *c)
 {
-	const struct run *r = &c->runs[0];
+	const struct cmp_run *r = &c->runs[0];
 	const char *why = NULL;
 	int any = 0;
 
@@ -61,7 +61,7 @@ static int cmp_dbl(const void *a, const void *b)
 }
 
 /* xfer_value - the probe cell (@col) of @row as a positive number, or NaN. */
-static double xfer_value(const struct run *r, int row, int col)
+static double xfer_value(const struct cmp_run *r, int row, int col)
 {
 	const char *s = cmp_cell_at(r, row, col);
 
@@ -70,7 +70,7 @@ static double xfer_value(const struct run *r, int row, int col)
 
 void cmp_find_mappings(struct compare *c)
 {
-	const struct run *r = &c->runs[0];
+	const struct cmp_run *r = &c->runs[0];
 	double *v = xcalloc(2 * (size_t)r->t->nrows + 1, sizeof(double));
 	size_t n = 0, start = 0, min_size;
 
@@ -115,7 +115,7 @@ static int mapping_of(const struct compare *c, double x)
 /* ---- a table's blocks ---- */
 
 /* The reason a block is left out, from a row that is not clean. */
-static const char *row_reason(const struct run *r, int row)
+static const char *row_reason(const struct cmp_run *r, int row)
 {
 	const char *st = cmp_cell_at(r, row, r->col[C_STATUS]);
 	const char *by = cmp_cell_at(r, row, r->c_dist_by);
@@ -189,7 +189,7 @@ static int block_index(struct tblocks *tb, struct map *m, const char *name)
 static void block_mappings(const struct compare *c, const struct block *bl, struct tblocks *tb,
 			   const struct map *m)
 {
-	const struct run *r = &c->runs[0];
+	const struct cmp_run *r = &c->runs[0];
 
 	for (int j = 0; j < tb->nb; j++) {
 		double *v = NULL;
@@ -224,7 +224,7 @@ static void block_mappings(const struct compare *c, const struct block *bl, stru
 static struct tblocks *table_blocks(struct compare *c, int bi)
 {
 	const struct block *bl = &c->blocks[bi];
-	const struct run *r = &c->runs[0];
+	const struct cmp_run *r = &c->runs[0];
 	struct tblocks *tb;
 	struct map m = {0};
 	int cap;
@@ -302,7 +302,7 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 static double block_value(const struct compare *c, const struct cell *cl, int metric,
 			  const char *bname, double *buf)
 {
-	const struct run *r = &c->runs[0];
+	const struct cmp_run *r = &c->runs[0];
 	int col = r->metric_col[metric];
 	size_t n = 0;
 

@@ -85,7 +85,7 @@ static double parse_double(const char *opt, const char *s, double lo, double hi,
 	return v;
 }
 
-static void parse_args(int argc, char **argv, struct options *o, const char ***args, int *nargs)
+static void parse_args(int argc, char **argv, struct cmp_options *o, const char ***args, int *nargs)
 {
 	struct opt_parser op;
 	int ch;

@@ -68,7 +68,7 @@ enum correction { CORR_HOLM, CORR_BH, CORR_NONE };
 extern const char *const cmp_correction_names[];
 extern const char *const cmp_correction_short[]; /* "Holm-corrected", for short headers */
 
-struct options {
+struct cmp_options {
 	const char *base, *metrics, *out_dir;
 	const struct report_format *fmt;
 	double alpha, min_change;
@@ -77,7 +77,7 @@ struct options {
 };
 
 /* One RUN argument: a results CSV and what its context.json says. */
-struct run {
+struct cmp_run {
 	const char *arg;
 	char *csv_path;
 	char *label;			/* run_id from context.json, else the directory name */
@@ -192,8 +192,8 @@ struct map {
 };
 
 struct compare {
-	struct options o;
-	struct run *runs;
+	struct cmp_options o;
+	struct cmp_run *runs;
 	int nruns, one_run;
 	char **params; /* parameter names (the part after "param_") */
 	int nparams;
@@ -251,8 +251,8 @@ int cmp_map_get(const struct map *m, const char *key);
 void cmp_map_put(struct map *m, const char *key, int val);
 /* cmp_first_seen - the order in which a (dimension, value) first appeared in the input. */
 long cmp_first_seen(struct compare *c, const char *dim, const char *value);
-const char *cmp_cell_at(const struct run *r, int row, int col);
-void cmp_load_run(struct run *r, const char *arg);
+const char *cmp_cell_at(const struct cmp_run *r, int row, int col);
+void cmp_load_run(struct cmp_run *r, const char *arg);
 /* cmp_collect_columns - the union of the param_* and metric columns over all runs. */
 void cmp_collect_columns(struct compare *c);
 
@@ -288,7 +288,7 @@ int cmp_blocks_left(struct compare *c, int bi);
 
 /* verdict.c */
 /* cmp_parse_num - the number in @row, @col of @r; a cell that is not one exits 2. */
-double cmp_parse_num(const struct run *r, int row, int col);
+double cmp_parse_num(const struct cmp_run *r, int row, int col);
 int cmp_higher_is_better(const char *metric);
 /* cmp_cell_summary - median, mean, sd, cv of @metric over the ok rows of cell @cell. */
 void cmp_cell_summary(const struct compare *c, int cell, int metric, struct summary *s);

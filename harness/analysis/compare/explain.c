@@ -10,8 +10,8 @@
 #include "compare.h"
 #include "csv.h"
 
-static double median_where(const struct run *r, int col,
-			   int (*match)(const struct run *, int, const void *), const void *arg)
+static double median_where(const struct cmp_run *r, int col,
+			   int (*match)(const struct cmp_run *, int, const void *), const void *arg)
 {
 	double *v = xcalloc((size_t)r->t->nrows + 1, sizeof(double)), m;
 	size_t n = 0;
@@ -29,7 +29,7 @@ static const char *const explain_classes[] = {"same-l3", "cross-l3", "same-packa
 					      "cross-socket"};
 
 /* a c2c ping-pong row between two PUs of pair class @arg */
-static int is_c2c_class(const struct run *r, int i, const void *arg)
+static int is_c2c_class(const struct cmp_run *r, int i, const void *arg)
 {
 	int c = csv_col(r->t, "pair_class");
 
@@ -40,7 +40,7 @@ static int is_c2c_class(const struct run *r, int i, const void *arg)
 }
 
 /* a row of the same scenario, workload, threads and preset as row *(int *)arg */
-static int same_family(const struct run *r, int i, const void *arg)
+static int same_family(const struct cmp_run *r, int i, const void *arg)
 {
 	int j = *(const int *)arg;
 	static const int keys[] = {C_SCENARIO, C_PRESET, C_WORKLOAD, C_THREADS, C_PLACEMENT};
@@ -61,7 +61,7 @@ static int same_family(const struct run *r, int i, const void *arg)
 void cmp_explain(const struct compare *c, FILE *out)
 {
 	for (int ri = 0; ri < c->nruns; ri++) {
-		const struct run *r = &c->runs[ri];
+		const struct cmp_run *r = &c->runs[ri];
 		double ns[4];
 		int have = 0, cols[4], printed = 0;
 

@@ -48,7 +48,7 @@ static long registry_rank(struct compare *c, const char *dim, const char *scenar
 }
 
 /* side_key - a row's host and topology_fp, the side of --by host ("host\x1ftopo"). */
-static char *side_key(const struct run *r, int row, const char **host, const char **topo)
+static char *side_key(const struct cmp_run *r, int row, const char **host, const char **topo)
 {
 	*host = r->c_host >= 0 ? cmp_cell_at(r, row, r->c_host) : r->host ? r->host : r->label;
 	*topo = cmp_cell_at(r, row, r->c_topo);
@@ -83,7 +83,7 @@ int cmp_count_hosts(const struct compare *c, char **first)
 
 static int side_of(struct compare *c, int ri, int row)
 {
-	const struct run *r = &c->runs[ri];
+	const struct cmp_run *r = &c->runs[ri];
 	const char *host, *topo;
 	char *key;
 	int s;
@@ -131,7 +131,7 @@ static void key_add(struct sb *key, const char *s)
 }
 
 /* family_key - a row's family in one run without its parameters: "sc\x1fpreset\x1f...". */
-static void family_key(struct sb *key, const struct run *r, int row)
+static void family_key(struct sb *key, const struct cmp_run *r, int row)
 {
 	static const int cols[] = {C_SCENARIO, C_PRESET,    C_LAYOUT,
 				   C_WORKLOAD, C_PLACEMENT, C_THREADS};
@@ -145,7 +145,7 @@ static void family_key(struct sb *key, const struct run *r, int row)
 
 void cmp_find_sweeps(struct compare *c)
 {
-	const struct run *r = &c->runs[0];
+	const struct cmp_run *r = &c->runs[0];
 	struct map first = {0};
 	struct sb key = {0};
 
@@ -177,7 +177,7 @@ void cmp_find_sweeps(struct compare *c)
 
 static int group_of(struct compare *c, int ri, int row)
 {
-	const struct run *r = &c->runs[ri];
+	const struct cmp_run *r = &c->runs[ri];
 	const char *sc = cmp_cell_at(r, row, r->col[C_SCENARIO]);
 	const char *wl = cmp_cell_at(r, row, r->col[C_WORKLOAD]);
 	const char *pl = cmp_cell_at(r, row, r->col[C_PLACEMENT]);
@@ -232,7 +232,7 @@ static int group_of(struct compare *c, int ri, int row)
 
 static int entry_of(struct compare *c, int ri, int row)
 {
-	const struct run *r = &c->runs[ri];
+	const struct cmp_run *r = &c->runs[ri];
 	const char *sc = cmp_cell_at(r, row, r->col[C_SCENARIO]);
 	const char *pr = cmp_cell_at(r, row, r->col[C_PRESET]);
 	const char *ly = cmp_cell_at(r, row, r->col[C_LAYOUT]);
@@ -269,7 +269,7 @@ static int entry_of(struct compare *c, int ri, int row)
 
 void cmp_add_row(struct compare *c, int ri, int row)
 {
-	const struct run *r = &c->runs[ri];
+	const struct cmp_run *r = &c->runs[ri];
 	int s = side_of(c, ri, row), g = group_of(c, ri, row), e = entry_of(c, ri, row);
 	const char *status = cmp_cell_at(r, row, r->col[C_STATUS]);
 	const char *reason = cmp_cell_at(r, row, r->col[C_REASON]);

@@ -81,14 +81,14 @@ long cmp_first_seen(struct compare *c, const char *dim, const char *value)
 	return v;
 }
 
-const char *cmp_cell_at(const struct run *r, int row, int col)
+const char *cmp_cell_at(const struct cmp_run *r, int row, int col)
 {
 	return col >= 0 ? r->t->rows[row][col] : "";
 }
 
 /* ---- loading runs ---- */
 
-void cmp_load_run(struct run *r, const char *arg)
+void cmp_load_run(struct cmp_run *r, const char *arg)
 {
 	struct run_file f;
 	const char *base, *dir;
@@ -227,7 +227,7 @@ void cmp_collect_columns(struct compare *c)
 		c->nmetrics = nkeep;
 	}
 	for (int ri = 0; ri < c->nruns; ri++) {
-		struct run *r = &c->runs[ri];
+		struct cmp_run *r = &c->runs[ri];
 
 		r->param_col = xcalloc((size_t)c->nparams + 1, sizeof(int));
 		for (int i = 0; i < c->nparams; i++) {

@@ -66,7 +66,7 @@ static void hdr(struct header *h, const char *key, char *val)
 	}
 }
 
-static char *run_desc(const struct run *r)
+static char *run_desc(const struct cmp_run *r)
 {
 	struct sb b = {0};
 
@@ -259,7 +259,7 @@ int cmp_count_no_verdict(const struct compare *c)
 void cmp_build_header(struct compare *c, struct header *h)
 {
 	if (c->one_run) {
-		const struct run *r = &c->runs[0];
+		const struct cmp_run *r = &c->runs[0];
 
 		hdr(h, "compare", xstrdup("presets within one run"));
 		if (c->nhosts > 1)

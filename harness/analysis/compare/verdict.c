@@ -13,7 +13,7 @@
 
 /* ---- statistics ---- */
 
-double cmp_parse_num(const struct run *r, int row, int col)
+double cmp_parse_num(const struct cmp_run *r, int row, int col)
 {
 	const char *s = r->t->rows[row][col];
 	double v;
@@ -32,7 +32,7 @@ static size_t cell_values(const struct compare *c, const struct cell *cl, int me
 
 	*mux = 1;
 	for (int i = 0; i < cl->nrows; i++) {
-		const struct run *r = &c->runs[cl->rows[i].run];
+		const struct cmp_run *r = &c->runs[cl->rows[i].run];
 		int row = cl->rows[i].row, col = r->metric_col[metric], mc = r->mux_col[metric];
 
 		if (col < 0 || strcmp(cmp_cell_at(r, row, r->col[C_STATUS]), "ok") ||
