@@ -8,8 +8,9 @@
  *                        [--scenario S --preset P [--workload W] [--threads N] [--ops N]
  *                         [--warmup N] [-D NAME=VALUE]... [--all]]
  *
- * This file: the command, its option tables and help; import is in layout_import.c, show in
- * layout_show.c.
+ * This file: the subcommands' option tables and help and what they share (err2, reading a
+ * stream, writing the result); the command itself (layout_main, layout_help) is in
+ * layout_main.c, import in layout_import.c, show in layout_show.c.
  *
  * import converts pahole text (pahole.c) and prints the layout file. show prints a
  * pahole-like view of every struct, nested structs flattened ("memory.usage"), with cache-line
@@ -30,7 +31,6 @@
 #include <string.h>
 
 #include "btf.h"
-#include "commands.h"
 #include "layout_cmd.h"
 #include "outfile.h"
 
@@ -98,40 +98,6 @@ const struct cmd_help layout_show_help = {
     .opts = show_opts,
 };
 
-const struct cmd_help layout_help = {
-    .name = "layout",
-    .synopsis =
-	"usage: pcbench layout import [--struct NAME[,NAME...]] [--name LAYOUT] [--desc TEXT]\n"
-	"                             [-o FILE] FILE|-\n"
-	"       pcbench layout import --from-object OBJ --struct NAME[,NAME...] [-E]\n"
-	"                             [--name LAYOUT] [--desc TEXT] [-o FILE]\n"
-	"       pcbench layout import --btf [FILE] --struct NAME[,NAME...] [...]\n"
-	"       pcbench layout show NAME|FILE [--format view|layout] [--line-size N]\n"
-	"                           [--scenario S --preset P [--workload W] [--threads N]\n"
-	"                            [--ops N] [--warmup N] [-D NAME=VALUE]... [--all]]\n",
-    .about = "import converts `pahole -C NAME` output (FILE, or - for stdin) into the layout-file\n"
-	     "format; --from-object runs pahole itself (-E: expand nested structs) on a DWARF or\n"
-	     "BTF object such as vmlinux or a .o built with -g. --btf reads BTF itself (libbpf):\n"
-	     "by default the running kernel's, " BTF_VMLINUX ".\n"
-	     "show prints a pahole-like view of a built-in layout or a layout file, with\n"
-	     "cache-line boundaries; --format layout prints it in the layout-file format.\n"
-	     "With --scenario, the scenario's tracing build runs N virtual threads (default 2)\n"
-	     "in turn on one OS thread: every field is annotated with its accesses per\n"
-	     "operation, and every cache line where a field written by one thread shares the\n"
-	     "line with a field used by another is flagged. --all also lists untouched lines.\n",
-    .after =
-	"Examples:\n"
-	"  pahole -C page_counter vmlinux | pcbench layout import --name mine - > mine.layout\n"
-	"  pcbench layout import --from-object vmlinux -E --struct mem_cgroup -o memcg.layout\n"
-	"  pcbench layout import --btf --struct mem_cgroup,page_counter -o running.layout\n"
-	"  pcbench layout show v6.1\n"
-	"  pcbench layout show v6.0 --scenario page_counter --preset v6.0-rc1 --workload "
-	"stocked\n"
-	"  pcbench layout show mine.layout --scenario probe --preset v6.1 -D "
-	"recipe=my.recipe\n",
-    .subs = (const struct cmd_help *const[]){&layout_import_help, &layout_show_help, NULL},
-};
-
 /* layout_read_stream - all of @f into a new '\0'-terminated buffer, or NULL with @err. */
 char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen)
 {
@@ -183,19 +149,4 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen)
 int layout_write_out(const char *path, const char *text)
 {
 	return outfile_write_all(path ? path : "-", text, strlen(text)) ? 1 : 0;
-}
-
-int layout_main(int argc, char **argv)
-{
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		opt_usage(argc < 2 ? stderr : stdout, &layout_help);
-		return argc < 2 ? 2 : 0;
-	}
-	if (!strcmp(argv[1], "import"))
-		return layout_import_cmd(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "show"))
-		return layout_show_cmd(argc - 1, argv + 1);
-	return err2("%s: unknown subcommand (want import or show; see pcbench layout --help)",
-		    argv[1]);
 }

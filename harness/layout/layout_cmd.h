@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * layout_cmd.h - what the files of `pcbench layout` share: layout_cmd.c (the command, its
- * option tables and help), layout_import.c (import: pahole text, --from-object, --btf) and
- * layout_show.c (show, and --scenario's traced accesses).
+ * layout_cmd.h - what the files of `pcbench layout` share: layout_main.c (the command),
+ * layout_cmd.c (the subcommands' option tables and help, err2, reading and writing),
+ * layout_import.c (import: pahole text, --from-object, --btf) and layout_show.c (show, and
+ * --scenario's traced accesses).
  */
 #ifndef PCBENCH_LAYOUT_CMD_H
 #define PCBENCH_LAYOUT_CMD_H
