@@ -82,10 +82,8 @@ static int min_pages(const struct bench_cfg *cfg)
 static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 {
 	static const char *const counters[] = {"memory", "swap", "kmem", NULL};
-	const struct layout *l = bench_layout(cfg, "layout", err, errlen);
+	const struct layout *l = bench_layout(cfg);
 
-	if (!l)
-		return -1;
 	if (memcg_check_layout(l, counters, "memory, swap (memsw) and kmem", err, errlen))
 		return -1;
 	if (!strcmp(bench_str(cfg, "cgroup"), "v1") && min_pages(cfg)) {
@@ -258,11 +256,9 @@ static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const c
 	const int counter = v1 && !strcmp(bench_str(cfg, "kmem_counter"), "on");
 	const char *const written[] = {"memory.usage", v1 ? "swap.usage" : NULL,
 				       counter ? "kmem.usage" : NULL};
-	char err[256], others[1024], line[1400], walk[64];
-	const struct layout *l = bench_layout(cfg, "layout", err, sizeof(err));
+	char others[1024], line[1400], walk[64];
+	const struct layout *l = bench_layout(cfg);
 
-	if (!l)
-		return;
 	snprintf(walk, sizeof(walk), "%ld levels charged and uncharged", bench_long(cfg, "levels"));
 	snprintf(line, sizeof(line),
 		 "per op: %s stock charge (memory%s, batch %ld)%s%s; kmem counter walk: %s; "

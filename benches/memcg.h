@@ -50,14 +50,19 @@ struct memcg_offs {
 #define FIELD(base, f) ((pc_word *)((base) + o->f))
 
 /*
- * memcg_layout - the layout of the scenario's "layout" parameter (into *@l) and its struct
- * mem_cgroup, or NULL with @err set (check() has already refused a layout without it).
+ * memcg_layout - the scenario's layout (into *@l) and its struct mem_cgroup, or NULL with
+ * @err set (check() has already refused a layout without it).
  */
 static inline const struct layout_struct *
 memcg_layout(const struct bench_cfg *cfg, const struct layout **l, char *err, size_t errlen)
 {
-	*l = bench_layout(cfg, "layout", err, errlen);
-	return *l ? layout_find_struct(*l, "mem_cgroup") : NULL;
+	const struct layout_struct *ls;
+
+	*l = bench_layout(cfg);
+	ls = layout_find_struct(*l, "mem_cgroup");
+	if (!ls)
+		bench_error(err, errlen, "layout %s: no struct mem_cgroup", (*l)->name);
+	return ls;
 }
 
 /*

@@ -96,11 +96,9 @@ static int check_socket(const struct bench_cfg *cfg, const struct layout *l, cha
 static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 {
 	static const char *const counters[] = {"memory", "swap", NULL};
-	const struct layout *l = bench_layout(cfg, "layout", err, errlen);
+	const struct layout *l = bench_layout(cfg);
 	const char *wl = bench_workload_name(cfg);
 
-	if (!l)
-		return -1;
 	if (memcg_check_layout(l, counters, "memory and swap", err, errlen))
 		return -1;
 	if (!strcmp(wl, "stocked") && bench_long(cfg, "burst") % bench_long(cfg, "nr")) {

@@ -549,4 +549,5 @@ const struct scenario per_node_scenario = {
     .objects = objects,
     .describe = describe,
     .computed_layout = computed_layout,
+    .layout_param = &params[0], /* "layout": names the computed layout */
 };

@@ -102,13 +102,11 @@ struct probe_thread {
 static struct recipe *load(const struct bench_cfg *cfg, const struct layout **lp, char *err,
 			   size_t errlen)
 {
-	const struct layout *l = bench_layout(cfg, "layout", err, errlen);
+	const struct layout *l = bench_layout(cfg);
 	const char *name = bench_str(cfg, "recipe");
 	char source[300], *text = NULL;
 	struct recipe *r;
 
-	if (!l)
-		return NULL;
 	for (size_t i = 0; i < NBUILTIN; i++) {
 		if (!strcmp(name, builtin_recipes[i].name)) {
 			snprintf(source, sizeof(source), "builtin:%s", name);

@@ -19,10 +19,12 @@
 
 /*
  * One scenario parameter. Values are strings; a parameter is either one of @choices
- * ("a|b|c"), or an integer in [@min, @max] when @choices is NULL. Parameters of type
- * "layout" use choices == BENCH_LAYOUT: any built-in layout name or layout file.
- * Parameters with choices == BENCH_FILE take a file path (or a built-in name the scenario
- * knows); the harness does not validate them, the scenario's check() does.
+ * ("a|b|c"), or an integer in [@min, @max] when @choices is NULL. A parameter with
+ * choices == BENCH_LAYOUT is the scenario's layout (at most one): any built-in layout name,
+ * layout file or btf:, which the harness loads (once per process) before check() runs and
+ * bench_layout() returns; --layout sets it. Parameters with choices == BENCH_FILE take a
+ * file path (or a built-in name the scenario knows); the harness does not validate them,
+ * the scenario's check() does.
  */
 struct bench_param {
 	const char *name;
@@ -62,11 +64,11 @@ const char *bench_workload_name(const struct bench_cfg *cfg);
 int bench_threads(const struct bench_cfg *cfg);
 
 /*
- * bench_layout - the layout named by parameter @param, loaded once and cached for the
- * process. NULL (with a reason in @err) if it cannot be loaded.
+ * bench_layout - the layout of the scenario's BENCH_LAYOUT parameter, loaded before check()
+ * (a configuration whose layout cannot be loaded never reaches the scenario). NULL only for
+ * a scenario without such a parameter.
  */
-const struct layout *bench_layout(const struct bench_cfg *cfg, const char *param, char *err,
-				  size_t errlen);
+const struct layout *bench_layout(const struct bench_cfg *cfg);
 
 /*
  * bench_alloc - zeroed memory for modelled structs or per-thread blocks, aligned to
@@ -165,9 +167,11 @@ struct scenario {
 			 void *arg);
 	/*
 	 * Optional, for scenarios whose layout is computed from parameters rather than named
-	 * by a BENCH_LAYOUT parameter: that layout (the caller frees it), for layout_fp.
+	 * by a BENCH_LAYOUT parameter: that layout (the caller frees it), for layout_fp; and
+	 * the parameter whose value names it (one of @params), for the results' layout column.
 	 */
 	struct layout *(*computed_layout)(const struct bench_cfg *cfg);
+	const struct bench_param *layout_param;
 	/*
 	 * Optional: nonzero when a valid configuration cannot run as planned (a workload that
 	 * needs two threads, at one): its rows are skipped with the reason written to @why.

@@ -19,6 +19,7 @@ struct bench_cfg {
 	int threads;
 	int nparams;
 	char **values;
+	const struct layout *layout; /* of the BENCH_LAYOUT parameter (layout_get), or NULL */
 };
 
 void bench_error(char *err, size_t errlen, const char *fmt, ...)
@@ -86,6 +87,24 @@ static int param_index(const struct scenario *sc, const char *name, size_t len)
 		if (strlen(p->name) == len && !strncmp(p->name, name, len))
 			return i;
 	return -1;
+}
+
+int scenario_layout_param(const struct scenario *sc)
+{
+	const struct bench_param *p;
+
+	for (int i = 0; (p = scenario_param(sc, i)); i++)
+		if ((p->choices && !strcmp(p->choices, BENCH_LAYOUT)) || p == sc->layout_param)
+			return i;
+	return -1;
+}
+
+int scenario_takes_layout(const struct scenario *sc)
+{
+	int i = scenario_layout_param(sc);
+	const char *c = i < 0 ? NULL : scenario_param(sc, i)->choices;
+
+	return c && !strcmp(c, BENCH_LAYOUT);
 }
 
 int param_arg_known(const struct scenario *sc, const char *arg)
@@ -160,7 +179,7 @@ static int validate(const struct bench_param *pd, const char *v, char *err, size
 		return 0;
 	}
 	if (!strcmp(pd->choices, BENCH_LAYOUT))
-		return 0; /* loaded by the scenario's check() through bench_layout() */
+		return 0; /* loaded by cfg_new_layout, once all values are valid */
 	if (!strcmp(pd->choices, BENCH_FILE))
 		return 0; /* read and validated by the scenario's check() */
 	for (const char *c = pd->choices; *c;) {
@@ -178,7 +197,16 @@ struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *
 			  const struct bench_workload *wl, int threads, char *const *user,
 			  int nuser, char *err, size_t errlen)
 {
+	return cfg_new_layout(sc, preset, wl, threads, user, nuser, NULL, NULL, err, errlen);
+}
+
+struct bench_cfg *cfg_new_layout(const struct scenario *sc, const struct bench_preset *preset,
+				 const struct bench_workload *wl, int threads, char *const *user,
+				 int nuser, const struct layout *layout, const char *layout_name,
+				 char *err, size_t errlen)
+{
 	struct bench_cfg *cfg = xcalloc(1, sizeof(*cfg));
+	int li = scenario_takes_layout(sc) ? scenario_layout_param(sc) : -1;
 	char from[160];
 
 	cfg->sc = sc;
@@ -199,9 +227,20 @@ struct bench_cfg *cfg_new(const struct scenario *sc, const struct bench_preset *
 		goto fail;
 	for (int i = 0; i < nuser; i++)
 		apply_user(sc, cfg->values, user[i]);
+	if (layout) {
+		if (li < 0) {
+			set_err(err, errlen, "scenario %s takes no layout", sc->name);
+			goto fail;
+		}
+		free(cfg->values[li]);
+		cfg->values[li] = xstrdup(layout_name);
+		cfg->layout = layout;
+	}
 	for (int i = 0; i < cfg->nparams; i++)
 		if (validate(scenario_param(sc, i), cfg->values[i], err, errlen))
 			goto fail;
+	if (li >= 0 && !cfg->layout && !(cfg->layout = layout_get(cfg->values[li], err, errlen)))
+		goto fail;
 	if (sc->check && sc->check(cfg, err, errlen))
 		goto fail;
 	return cfg;
@@ -237,7 +276,7 @@ const char *cfg_value(const struct bench_cfg *cfg, int i)
 
 const char *cfg_layout_name(const struct bench_cfg *cfg)
 {
-	int i = param_index(cfg->sc, "layout", 6);
+	int i = scenario_layout_param(cfg->sc);
 
 	return i < 0 ? "" : cfg->values[i];
 }
@@ -274,10 +313,8 @@ static struct {
 } layout_cache[64];
 static pthread_mutex_t layout_lock = PTHREAD_MUTEX_INITIALIZER;
 
-const struct layout *bench_layout(const struct bench_cfg *cfg, const char *param, char *err,
-				  size_t errlen)
+const struct layout *layout_get(const char *name, char *err, size_t errlen)
 {
-	const char *name = bench_str(cfg, param);
 	struct layout *l = NULL;
 	size_t i;
 
@@ -290,8 +327,7 @@ const struct layout *bench_layout(const struct bench_cfg *cfg, const char *param
 		}
 	}
 	if (i == sizeof(layout_cache) / sizeof(layout_cache[0])) {
-		bench_error(err, errlen, "%s: %s: too many different layouts in one run", param,
-			    name);
+		set_err(err, errlen, "%s: too many different layouts in one run", name);
 		goto out;
 	}
 	l = layout_load(name, err, errlen);
@@ -302,6 +338,11 @@ const struct layout *bench_layout(const struct bench_cfg *cfg, const char *param
 out:
 	pthread_mutex_unlock(&layout_lock);
 	return l;
+}
+
+const struct layout *bench_layout(const struct bench_cfg *cfg)
+{
+	return cfg->layout;
 }
 
 const struct bench_preset *preset_find(const struct scenario *sc, const char *name)
@@ -322,11 +363,5 @@ const struct bench_workload *workload_find(const struct scenario *sc, const char
 
 const struct layout *cfg_layout(const struct bench_cfg *cfg)
 {
-	char err[256];
-	int i = param_index(cfg->sc, "layout", 6);
-
-	if (i < 0 || !scenario_param(cfg->sc, i)->choices ||
-	    strcmp(scenario_param(cfg->sc, i)->choices, BENCH_LAYOUT))
-		return NULL;
-	return bench_layout(cfg, "layout", err, sizeof(err));
+	return cfg->layout;
 }

@@ -41,6 +41,7 @@ struct hitm_run {
 	char topology[4096]; /* a path (relative ones are to the run directory) or synthetic: */
 	char **params;	     /* the run's --param NAME=VALUE */
 	int nparams;
+	char layout[4096]; /* the run's --layout, or "" */
 	struct layout **layouts;
 	int nlayouts;
 	struct hitm_window *w;

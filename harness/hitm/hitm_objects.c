@@ -162,6 +162,9 @@ int hitm_run_load(const char *path, struct hitm_run *r, char *err, size_t errlen
 	else if (str(root, "topology", r->topology, sizeof(r->topology)) || !json_is_array(p) ||
 		 !json_is_array(ws))
 		snprintf(why, sizeof(why), "no \"topology\", \"param\" or \"windows\"");
+	else if (json_object_get(root, "layout") &&
+		 str(root, "layout", r->layout, sizeof(r->layout)))
+		snprintf(why, sizeof(why), "\"layout\" is not a string");
 	else if (!load_layouts(json_object_get(root, "layouts"), r, why, sizeof(why))) {
 		r->params = xcalloc(json_array_size(p) + 1, sizeof(char *));
 		for (i = 0; i < json_array_size(p); i++)

@@ -268,6 +268,7 @@ static int model_fill(struct report *rp, struct fam *f, const char *dir, char *w
 	const struct scenario *sc = scenario_find(w->scenario);
 	const struct scenario *traced = scenario_find_traced(w->scenario);
 	char err[1024], spec[8192];
+	const struct layout *layout;
 	struct bench_cfg *cfg;
 	struct model_opts mo;
 	struct model_result mr;
@@ -279,8 +280,12 @@ static int model_fill(struct report *rp, struct fam *f, const char *dir, char *w
 			 w->scenario, w->preset, w->workload);
 		return -1;
 	}
-	cfg = cfg_new(sc, preset_find(sc, w->preset), workload_find(sc, w->workload), w->threads,
-		      rp->run.params, rp->run.nparams, err, sizeof(err));
+	layout = rp->run.layout[0] ? layout_get(rp->run.layout, err, sizeof(err)) : NULL;
+	cfg = rp->run.layout[0] && !layout
+		  ? NULL
+		  : cfg_new_layout(sc, preset_find(sc, w->preset), workload_find(sc, w->workload),
+				   w->threads, rp->run.params, rp->run.nparams, layout,
+				   rp->run.layout, err, sizeof(err));
 	if (!cfg) {
 		snprintf(why, len, "%s", err);
 		return -1;

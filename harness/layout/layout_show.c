@@ -452,10 +452,10 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 	const struct bench_workload *wl;
 	struct bench_object objs[MAX_OBJECTS];
 	struct bench_cfg *cfg;
-	char err[1024], err0[1024], lparam[300], *user[MAX_PARAMS + 2];
+	char err[1024], err0[1024], *user[MAX_PARAMS + 2];
 	void *shared, *ts[MAX_VTHREADS];
 	struct report rep = {0};
-	int nobj, has_layout = 0, rc = 0;
+	int nobj, rc = 0;
 
 	if (!sc) {
 		char names[512] = "";
@@ -469,10 +469,7 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 	}
 	if (bench_unmodelled(sc))
 		return err2("show: --scenario: %s: %s", sc->name, bench_unmodelled(sc));
-	for (int i = 0; sc->params && sc->params[i].name; i++)
-		has_layout |= !strcmp(sc->params[i].name, "layout") && sc->params[i].choices &&
-			      !strcmp(sc->params[i].choices, BENCH_LAYOUT);
-	if (!has_layout)
+	if (!scenario_takes_layout(sc))
 		return err2("show: --scenario: %s: takes no layout", sc->name);
 	if (!so->preset)
 		return err2("show: --scenario %s needs --preset (the first is %s)", sc->name,
@@ -486,7 +483,7 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 		return err2("show: --workload: %s: scenario %s has no such workload", so->workload,
 			    sc->name);
 
-	/* The user's -D values, then the layout shown (it wins, like --layout). */
+	/* The user's -D values; the layout shown wins, as --layout does. */
 	for (int i = 0; i < so->nparams; i++) {
 		if (!strchr(so->params[i], '=') || so->params[i][0] == '=')
 			return err2("show: -D: %s: expected NAME=VALUE", so->params[i]);
@@ -496,9 +493,8 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 				    so->params[i]);
 		user[i] = so->params[i];
 	}
-	snprintf(lparam, sizeof(lparam), "layout=%s", so->layout);
-	user[so->nparams] = lparam;
-	cfg = cfg_new(sc, preset, wl, (int)so->threads, user, so->nparams + 1, err, sizeof(err));
+	cfg = cfg_new_layout(sc, preset, wl, (int)so->threads, user, so->nparams, l, so->layout,
+			     err, sizeof(err));
 	if (!cfg) {
 		struct bench_cfg *c0 = cfg_new(sc, preset, wl, (int)so->threads, user, so->nparams,
 					       err0, sizeof(err0));

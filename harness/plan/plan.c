@@ -109,14 +109,19 @@ int family_place(struct family *f, const struct topo *t, char *err, size_t errle
 	return 0;
 }
 
+int family_config(struct family *f, const struct selection *s, char *err, size_t errlen)
+{
+	f->cfg = cfg_new_layout(f->sc, f->preset, f->wl, f->threads, s->params, s->nparams,
+				f->layout, f->layout_name, err, errlen);
+	return f->cfg ? 0 : -1;
+}
+
 void family_resolve(struct family *f, const struct selection *s, const struct topo *t,
 		    const char *name)
 {
 	char err[512];
 
-	f->cfg =
-	    cfg_new(f->sc, f->preset, f->wl, f->threads, s->params, s->nparams, err, sizeof(err));
-	if (!f->cfg)
+	if (family_config(f, s, err, sizeof(err)))
 		usage_error("configuration", name, "%s", err);
 	if (family_place(f, t, err, sizeof(err)))
 		usage_error("--placement", s->placement, "%s", err);

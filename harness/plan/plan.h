@@ -21,13 +21,15 @@ struct family {
 	struct bench_cfg *cfg;
 	const char *placement;
 	int threads;
-	int *pus;	       /* OS PU of each thread; NULL when skipped */
-	char *cpus;	       /* "0;1": the OS PUs, in thread order; NULL when skipped */
-	char skip[200];	       /* why the family cannot run here, or "" */
-	const char *home_spec; /* first | node:N | interleave */
-	char layout_fp[17];    /* fingerprint of the layout the scenario uses, or "" */
-	char (*model)[40];     /* --with-model: the model_* cells, or NULL */
-	double *matrix_ns;     /* --matrix: ns per transfer of each repetition, or NULL */
+	int *pus;		     /* OS PU of each thread; NULL when skipped */
+	char *cpus;		     /* "0;1": the OS PUs, in thread order; NULL when skipped */
+	char skip[200];		     /* why the family cannot run here, or "" */
+	const char *home_spec;	     /* first | node:N | interleave */
+	const struct layout *layout; /* --layout, resolved once (layout_get), or NULL */
+	const char *layout_name;     /* its name as given */
+	char layout_fp[17];	     /* fingerprint of the layout the scenario uses, or "" */
+	char (*model)[40];	     /* --with-model: the model_* cells, or NULL */
+	double *matrix_ns;	     /* --matrix: ns per transfer of each repetition, or NULL */
 	int matrix_n;
 	struct topo_home home; /* resolved (valid unless skipped) */
 	char name[256];	       /* Google Benchmark name, key:value style */
@@ -106,6 +108,12 @@ char **split_list(const char *s);
  * @f->skip set. Returns -1 (reason in @err) only for an unknown placement.
  */
 int family_place(struct family *f, const struct topo *t, char *err, size_t errlen);
+
+/*
+ * family_config - @f's configuration: its scenario, preset, workload and threads, with the
+ * --param values of @s and its --layout (f->layout). -1 with the reason in @err.
+ */
+int family_config(struct family *f, const struct selection *s, char *err, size_t errlen);
 
 /*
  * family_resolve - @f's configuration (its scenario, preset, workload and threads, with the

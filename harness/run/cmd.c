@@ -364,7 +364,8 @@ int measure_main(int argc, char **argv)
 	open_outputs(run, &run->opt);
 	usage_error_after_create(fail_after_create, run);
 	write_context(run);
-	run->objects = objects_log_new("topology.xml", run->opt.sel.params, run->opt.sel.nparams);
+	run->objects = objects_log_new("topology.xml", run->opt.sel.params, run->opt.sel.nparams,
+				       run->opt.layout);
 	snprintf(path, sizeof(path), "%s/topology.xml", run->run_dir);
 	if (topo_export_xml(topo, path, err, sizeof(err)))
 		run->write_failed = 1; /* said why; the run stops before measuring */

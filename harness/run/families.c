@@ -34,10 +34,19 @@ struct build {
 	char **homes;
 	regex_t *re; /* --benchmark_filter, or NULL */
 	int negate;
+	const struct layout *layout; /* --layout, resolved once, or NULL */
+	/* With --layout: the first pick of the scenario being added whose configuration
+	 * refused it (its scenario's check() with that layout), and why. */
+	struct pick refused;
+	char why[1024];
 };
 
-/* add_family - one (scenario, preset, workload, threads, home), resolved and placed. */
-static void add_family(const struct build *b, struct family f)
+/*
+ * add_family - one (scenario, preset, workload, threads, home), resolved and placed. With
+ * --layout, a configuration that cannot use it is not an error here: it returns 1 with the
+ * reason in b->why (build_families then leaves the scenario out, or refuses it by name).
+ */
+static int add_family(struct build *b, struct family f)
 {
 	char err[512], *p = f.name, *end = f.name + sizeof(f.name);
 
@@ -46,8 +55,14 @@ static void add_family(const struct build *b, struct family f)
 	if (strcmp(f.home_spec, "first"))
 		snprintf(p, (size_t)(end - p), "/home:%s", f.home_spec);
 	if (b->re && (regexec(b->re, f.name, 0, NULL, 0) == 0) == b->negate)
-		return;
-	family_resolve(&f, &b->o->sel, b->topo, f.name);
+		return 0;
+	if (family_config(&f, &b->o->sel, b->why, sizeof(b->why))) {
+		if (!b->layout)
+			usage_error("configuration", f.name, "%s", b->why);
+		return 1;
+	}
+	if (family_place(&f, b->topo, err, sizeof(err)))
+		usage_error("--placement", b->o->sel.placement, "%s", err);
 	if (cfg_layout(f.cfg)) {
 		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
 			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
@@ -64,66 +79,82 @@ static void add_family(const struct build *b, struct family f)
 	if (f.pus && f.sc->skip)
 		f.sc->skip(f.cfg, f.skip, sizeof(f.skip));
 	fams_append(b->run, &f);
+	return 0;
 }
 
 /* add_families - the families of pick @k: one per thread count and memory home. */
 static int add_families(const struct pick *k, void *arg)
 {
-	const struct build *b = arg;
+	struct build *b = arg;
 
 	for (int t = 0; t < b->ncounts; t++)
-		for (int h = 0; b->homes[h]; h++)
-			add_family(b, (struct family){
-					  .sc = k->sc,
-					  .preset = k->preset,
-					  .wl = k->wl,
-					  .placement = b->o->sel.placement,
-					  .threads = b->counts[t],
-					  .home_spec = b->homes[h],
-				      });
+		for (int h = 0; b->homes[h]; h++) {
+			struct family f = {
+			    .sc = k->sc,
+			    .preset = k->preset,
+			    .wl = k->wl,
+			    .placement = b->o->sel.placement,
+			    .threads = b->counts[t],
+			    .home_spec = b->homes[h],
+			    .layout = b->layout,
+			    .layout_name = b->o->layout,
+			};
+
+			if (add_family(b, f)) {
+				b->refused = *k;
+				return 1;
+			}
+		}
 	return 0;
 }
 
-/* A pick whose configuration with --layout its scenario refuses, and why. */
-struct refusal {
-	const struct options *o;
-	struct pick k;
-	char err[1024];
-};
-
-/* refuses_layout - 1 when the check() of @k's scenario refuses @k with --layout (one thread). */
-static int refuses_layout(const struct pick *k, void *arg)
+/* picks - counts the selected picks (selection_each). */
+static int picks(const struct pick *k, void *arg)
 {
-	struct refusal *r = arg;
-	struct bench_cfg *cfg = cfg_new(k->sc, k->preset, k->wl, 1, r->o->sel.params,
-					r->o->sel.nparams, r->err, sizeof(r->err));
-
-	if (cfg) {
-		cfg_free(cfg);
-		return 0;
-	}
-	r->k = *k;
-	return 1;
+	(void)k;
+	++*(int *)arg;
+	return 0;
 }
 
 /*
- * takes_layout - with --layout, whether scenario @sc describes its structs with it: every
- * selected (preset, workload) of it (@pre, @wls) accepts it (its check()). Not taking it is
- * an error naming the first that refuses when the scenario was asked for by name.
+ * add_scenario - the families of scenario @sc. With --layout, every one of them must take
+ * it (checked once, by building their own configurations with it): a scenario without a
+ * layout parameter or one of whose families refuses it is left out with a note, or refused
+ * when it was asked for by name (@named). Returns whether @sc was added.
  */
-static int takes_layout(const struct options *o, const struct scenario *sc, int named, char **pre,
+static int add_scenario(struct build *b, const struct scenario *sc, int named, char **pre,
 			char **wls)
 {
-	struct refusal r = {.o = o};
+	struct measure_run *run = b->run;
+	const char *lname = b->o->layout;
+	int start = run->nfams, n = 0;
+	const char *why = scenario_layout_param(sc) < 0
+			      ? "it takes no layout"
+			      : "its layout is computed from its parameters";
 
-	if (!o->layout || !selection_each(sc, pre, wls, refuses_layout, &r))
+	b->why[0] = '\0';
+	if (b->layout && !scenario_takes_layout(sc)) {
+		selection_each(sc, pre, wls, picks, &n);
+		if (!n)
+			return 0; /* nothing of it is selected: nothing to say */
+		if (named)
+			usage_error("--layout", lname, "scenario %s cannot use it: %s", sc->name,
+				    why);
+		fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", lname, sc->name,
+			why);
+		return 0;
+	}
+	if (!selection_each(sc, pre, wls, add_families, b))
 		return 1;
+	for (int i = start; i < run->nfams; i++)
+		cfg_free(run->fams[i].cfg);
+	run->nfams = start;
 	if (named)
-		usage_error("--layout", o->layout,
+		usage_error("--layout", lname,
 			    "scenario %s cannot use it (preset %s, workload %s): %s", sc->name,
-			    r.k.preset->name, r.k.wl->name, r.err);
-	fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", o->layout, sc->name,
-		r.err);
+			    b->refused.preset->name, b->refused.wl->name, b->why);
+	fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", lname, sc->name,
+		b->why);
 	return 0;
 }
 
@@ -174,6 +205,8 @@ void build_families(struct measure_run *run, const struct options *o, const stru
 				  sizeof(err));
 	if (b.ncounts < 0)
 		usage_error("--threads", o->sel.threads, "%s", err);
+	if (o->layout && !(b.layout = layout_get(o->layout, err, sizeof(err))))
+		usage_error("--layout", o->layout, "%s", err);
 	if (o->filter) {
 		const char *pat = o->filter;
 
@@ -187,11 +220,10 @@ void build_families(struct measure_run *run, const struct options *o, const stru
 	for (int s = 0; all_scenarios[s]; s++) {
 		const struct scenario *sc = all_scenarios[s];
 
-		if (!scenario_selected(scn, sc) || !takes_layout(o, sc, scn != NULL, pre, wls))
+		if (!scenario_selected(scn, sc) || !add_scenario(&b, sc, scn != NULL, pre, wls))
 			continue;
-		selection_each(sc, pre, wls, add_families, &b);
 		for (int i = 0; scenario_param(sc, i); i++)
-			if (strcmp(scenario_param(sc, i)->name, "layout"))
+			if (i != scenario_layout_param(sc)) /* the layout column has it */
 				add_param_col(run, scenario_param(sc, i)->name);
 	}
 	if (o->filter)

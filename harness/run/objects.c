@@ -17,7 +17,8 @@ struct objects_log {
 	json_t *root, *layouts, *windows;
 };
 
-struct objects_log *objects_log_new(const char *topology, char *const *params, int nparams)
+struct objects_log *objects_log_new(const char *topology, char *const *params, int nparams,
+				    const char *layout)
 {
 	struct objects_log *log = xcalloc(1, sizeof(*log));
 	json_t *p = json_array();
@@ -31,6 +32,8 @@ struct objects_log *objects_log_new(const char *topology, char *const *params, i
 	json_object_set_new(log->root, "clock", json_string("CLOCK_MONOTONIC"));
 	json_object_set_new(log->root, "topology", json_string(topology));
 	json_object_set_new(log->root, "param", p);
+	if (layout)
+		json_object_set_new(log->root, "layout", json_string(layout));
 	json_object_set(log->root, "layouts", log->layouts);
 	json_object_set(log->root, "windows", log->windows);
 	return log;

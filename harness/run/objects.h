@@ -19,9 +19,11 @@ struct objects_log;
 /*
  * objects_log_new - an empty log. @topology: the topology spec the model can load again
  * ("topology.xml", relative to the run directory, or "synthetic:..."); @params: the run's
- * --param NAME=VALUE strings (what cfg_new needs besides the family).
+ * --param NAME=VALUE strings and its --layout or NULL (what cfg_new_layout needs besides the
+ * family).
  */
-struct objects_log *objects_log_new(const char *topology, char *const *params, int nparams);
+struct objects_log *objects_log_new(const char *topology, char *const *params, int nparams,
+				    const char *layout);
 
 /*
  * objects_log_add - repetition @rep of @f, its objects as f->m captured them (call before

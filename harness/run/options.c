@@ -420,8 +420,6 @@ void parse_options(int argc, char **argv, struct options *o)
 			 o->label[0] == '.'))
 		usage_error("--label", o->label,
 			    "expected 1 to 64 of A-Z a-z 0-9 . _ - (not starting with .)");
-	if (o->layout)
-		add_param(o, "layout", o->layout);
 	if (o->recipe)
 		add_param(o, "recipe", o->recipe);
 	if (o->check_host &&
