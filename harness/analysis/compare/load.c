@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* load.c - compare: loading RUNs, the union of their columns, and the string map. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "compare.h"
 #include "csv.h"
 #include "esc.h"
+#include "num.h"
 
 static uint64_t fnv1a(const char *s)
 {
@@ -87,6 +89,17 @@ const char *cmp_cell_at(const struct cmp_run *r, int row, int col)
 }
 
 /* ---- loading runs ---- */
+
+double cmp_parse_num(const struct cmp_run *r, int row, int col)
+{
+	const char *s = r->t->rows[row][col];
+	double v;
+
+	if (num_double(s, -INFINITY, INFINITY, &v))
+		usage_error("RUN", r->csv_path, "line %d: column %s: \"%s\" is not a number",
+			    row + 2, r->t->header[col], s);
+	return v;
+}
 
 void cmp_load_run(struct cmp_run *r, const char *arg)
 {

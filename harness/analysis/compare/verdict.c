@@ -9,20 +9,8 @@
 #include <string.h>
 
 #include "compare.h"
-#include "num.h"
 
 /* ---- statistics ---- */
-
-double cmp_parse_num(const struct cmp_run *r, int row, int col)
-{
-	const char *s = r->t->rows[row][col];
-	double v;
-
-	if (num_double(s, -INFINITY, INFINITY, &v))
-		usage_error("RUN", r->csv_path, "line %d: column %s: \"%s\" is not a number",
-			    row + 2, r->t->header[col], s);
-	return v;
-}
 
 /* cell_values - the non-empty values of @metric in the ok rows of @cl; sets *mux. */
 static size_t cell_values(const struct compare *c, const struct cell *cl, int metric, double *out,
