@@ -461,6 +461,7 @@ static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const c
 		out, arg);
 	sharing(it, hr, nhr, hw, nhw, pn->size, 128,
 		"128-byte pairs (adjacent-line prefetch) shared", out, arg);
+	b_free(b);
 	free(b);
 	free(it);
 }

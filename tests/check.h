@@ -12,6 +12,13 @@
 
 static int failures;
 
+/* SANITIZED - 1 in an ASan or TSan build, whose runtime maps and faults memory of its own. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#else
+#define SANITIZED 0
+#endif
+
 static inline void failv(const char *file, int line, const char *fmt, va_list ap)
 {
 	if (file)
