@@ -4,7 +4,7 @@
 # hitm record and layout show refuse it with exit 2 and the reason; hackbench at 1 thread
 # is a skipped row (exit 4); a tcp run records the real kernel in context.json (release,
 # build id or why not, the BTF layout, the memory cgroup) and each row's note and kernel
-# columns. test_kernel covers every workload's counts and leaks. No time is asserted.
+# columns; compare --by kernel of two merged kernel runs. test_kernel covers every workload's counts and leaks. No time is asserted.
 set -u
 pcbench=$1
 tmp=$(mktemp -d)
@@ -75,5 +75,34 @@ for b in bad:
     print("FAIL: tcp run: " + b)
 sys.exit(1 if bad else 0)
 PY
+# Across kernels: the tcp run and a copy of it as if measured on another boot (its
+# kernel_release and run_id rewritten), merged and compared --by kernel.
+cp -r "$tmp/tcp" "$tmp/tcpB"
+python3 - "$tmp/tcpB" <<'PY' || fail=1
+import csv, json, sys
+d = sys.argv[1]
+rows = list(csv.reader(open(d + "/results.csv")))
+h = rows[0]
+for r in rows[1:]:
+    r[h.index("kernel_release")] = "9.9.9-other"
+    r[h.index("run_id")] += "-B"
+csv.writer(open(d + "/results.csv", "w"), lineterminator="\n").writerows(rows)
+c = json.load(open(d + "/context.json"))
+c["run_id"] += "-B"
+json.dump(c, open(d + "/context.json", "w"))
+PY
+"$pcbench" merge "$tmp/tcp" "$tmp/tcpB" -o "$tmp/kk" >/dev/null 2>&1 || no "merge of two kernels"
+"$pcbench" compare "$tmp/kk" --by kernel >"$tmp/bk" 2>&1 || { no "compare --by kernel"; cat "$tmp/bk"; }
+grep -q '^compare *2 kernels side by side' "$tmp/bk" || { no "--by kernel: not 2 kernels"; cat "$tmp/bk"; }
+grep -q "^machine *$(uname -r)#" "$tmp/bk" && grep -q '^machine *9.9.9-other#' "$tmp/bk" ||
+	no "--by kernel: the release#fp labels"
+grep -q '^design.*--by kernel: blocks cannot span boots' "$tmp/bk" || no "--by kernel: design line"
+"$pcbench" compare "$tmp/kk" --by kernel --base 9.9.9-other >"$tmp/bk" 2>&1 &&
+	grep -q '^base *9.9.9-other#' "$tmp/bk" || no "--by kernel --base RELEASE"
+"$pcbench" compare "$tmp/tcp" --by kernel >"$tmp/bk" 2>&1 &&
+	grep -q '^note *--by kernel: one kernel' "$tmp/bk" || no "--by kernel with one kernel: no fallback"
+"$pcbench" compare "$tmp/kk" --by boot >"$tmp/bk" 2>&1
+[ $? = 2 ] && grep -q 'expected host or kernel' "$tmp/bk" || no "--by boot not refused"
+
 [ $fail = 0 ] && echo "ok: kernel scenario through the binary"
 exit $fail

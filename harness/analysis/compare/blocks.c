@@ -30,8 +30,10 @@ void cmp_choose_design(struct compare *c)
 	int any = 0;
 
 	if (!c->one_run)
-		why = c->o.by_host ? "--by host: hosts are not paired"
-				   : "several RUNs are not paired";
+		why = c->o.by_kernel ? "--by kernel: blocks cannot span boots, so the kernels "
+				       "are compared as independent samples"
+		      : c->o.by_host ? "--by host: hosts are not paired"
+				     : "several RUNs are not paired";
 	else if (r->c_block < 0)
 		why = "no block column: a run from before blocks";
 	else if (r->design && !strcmp(r->design, "independent"))

@@ -20,8 +20,12 @@ enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI, O_CORRECTION };
 static const struct opt compare_opts[] = {
     {"base", 'b', "PRESET",
      "one RUN: the base preset (default: each scenario's first\n"
-     "preset); with --by host: the base host"},
-    {"by", O_BY, "host", "put hosts (and topology_fp) side by side, from one or\nseveral RUNs"},
+     "preset); with --by host: the base host; with --by kernel:\n"
+     "the base kernel (RELEASE or RELEASE#FP)"},
+    {"by", O_BY, "host|kernel",
+     "put hosts (and topology_fp), or kernels (kernel_release and\n"
+     "kernel_layout_fp of -s kernel runs), side by side, from one or\n"
+     "several RUNs"},
     {"format", 'f', "FMT", "the report format on stdout (below; default: the first)"},
     {"metric", 'm', "LIST",
      "compare only these metric columns (default: ops_per_s,\n"
@@ -73,7 +77,8 @@ const struct cmd_help compare_help = {
 	     "  pcbench compare results/latest --base +A --format lkp\n"
 	     "  pcbench compare /tmp/before /tmp/after -o /tmp/report\n"
 	     "  pcbench compare RUN --metric ns_per_op,llc_miss_per_op --correction bh\n"
-	     "  pcbench compare lab1/ lab2/ lab3/ --by host --metric ops_per_s\n",
+	     "  pcbench compare lab1/ lab2/ lab3/ --by host --metric ops_per_s\n"
+	     "  pcbench compare kernelA/ kernelB/ --by kernel\n",
 };
 
 static double parse_double(const char *opt, const char *s, double lo, double hi, int open_lo)
@@ -100,9 +105,10 @@ static void parse_args(int argc, char **argv, struct cmp_options *o, const char 
 			o->base = optarg;
 			break;
 		case O_BY:
-			if (strcmp(optarg, "host"))
-				usage_error("--by", optarg, "expected host");
+			if (strcmp(optarg, "host") && strcmp(optarg, "kernel"))
+				usage_error("--by", optarg, "expected host or kernel");
 			o->by_host = 1;
+			o->by_kernel = !strcmp(optarg, "kernel");
 			break;
 		case 'f':
 			o->fmt = compare_format_find(optarg);
@@ -195,27 +201,41 @@ static int write_files(const struct compare *c, const struct header *h, const ch
 }
 
 /*
- * by_host_fallback - --by host with one host (and topology) in the RUNs has nothing to put
- * side by side: compare the presets within the run (one RUN) or the runs (several), and say
- * so in the header. A --base naming that host is dropped.
+ * by_host_fallback - --by host (kernel) with one host and topology (one kernel) in the RUNs has
+ * nothing to put side by side: compare the presets within the run (one RUN) or the runs (several),
+ * and say so in the header. A --base naming that host is dropped.
  */
 static void by_host_fallback(struct compare *cp)
 {
+	const char *by = cp->o.by_kernel ? "kernel" : "host";
 	char *host;
 
 	if (cmp_count_hosts(cp, &host) > 1) {
 		free(host);
 		return;
 	}
-	cp->o.by_host = 0;
+	cp->o.by_host = cp->o.by_kernel = 0;
 	cp->one_run = cp->nruns == 1;
 	if (cp->o.base && !strcmp(cp->o.base, host))
 		cp->o.base = NULL;
-	cp->fallback = xasprintf("--by host: one host (%s) in the RUN%s: %s instead", host,
+	cp->fallback = xasprintf("--by %s: one %s (%s) in the RUN%s: %s instead", by, by, host,
 				 cp->nruns > 1 ? "s" : "",
 				 cp->one_run ? "the presets within the run are compared"
 					     : "the runs are compared side by side");
 	free(host);
+}
+
+/* side_named - --base @base names @sd: its name, its host (--by host), its release (--by kernel).
+ */
+static int side_named(const struct compare *cp, const struct side *sd, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (!strcmp(sd->name, base))
+		return 1;
+	if (cp->o.by_kernel)
+		return !strncmp(sd->name, base, n) && sd->name[n] == '#';
+	return !strcmp(sd->host, base);
 }
 
 int compare_main(int argc, char **argv)
@@ -240,7 +260,7 @@ int compare_main(int argc, char **argv)
 	if (cp->o.base && !cp->one_run && !cp->o.by_host)
 		usage_error("--base", cp->o.base,
 			    "with several RUNs the first RUN is the base (--base names a preset "
-			    "with one RUN, a host with --by host)");
+			    "with one RUN, a host with --by host, a kernel with --by kernel)");
 	cmp_collect_columns(cp);
 	if (cp->one_run) {
 		cp->nsides = 1;
@@ -286,11 +306,11 @@ int compare_main(int argc, char **argv)
 			int b = -1;
 
 			for (int s = 0; s < cp->nsides; s++)
-				if (b < 0 && (!strcmp(cp->sides[s].name, cp->o.base) ||
-					      !strcmp(cp->sides[s].host, cp->o.base)))
+				if (b < 0 && side_named(cp, &cp->sides[s], cp->o.base))
 					b = s;
 			if (b < 0)
-				usage_error("--base", cp->o.base, "no such host in the RUNs");
+				usage_error("--base", cp->o.base, "no such %s in the RUNs",
+					    cp->o.by_kernel ? "kernel" : "host");
 			if (b) {
 				struct side t = cp->sides[b];
 

@@ -72,7 +72,9 @@ struct cmp_options {
 	const char *base, *metrics, *out_dir;
 	const struct report_format *fmt;
 	double alpha, min_change;
-	int ci, by_host;
+	int ci;
+	int by_host;   /* sides from a row key: its host (--by host) or its kernel (--by kernel) */
+	int by_kernel; /* --by kernel: the key is kernel_release and kernel_layout_fp */
 	enum correction correction;
 };
 
@@ -89,6 +91,7 @@ struct cmp_run {
 	struct csv_table *t;
 	int col[NREQ];
 	int c_host, c_home, c_topo;
+	int c_krel, c_kfp;		    /* kernel_release, kernel_layout_fp (-s kernel) */
 	int c_block, c_dist_by, c_xb, c_xa; /* block, disturbed_by, xfer_before/after_ns */
 	int *param_col;			    /* per global parameter: column, or -1 */
 	int *metric_col;		    /* per global metric: column, or -1 */
@@ -96,7 +99,7 @@ struct cmp_run {
 };
 
 struct side {
-	char *name;   /* "A", "B", ... or the host (--by host) */
+	char *name;   /* "A", "B", ... or the host (--by host), "release#fp" (--by kernel) */
 	char *runs;   /* run labels, ';'-separated */
 	char *host;   /* for the header: machine */
 	char *cpu;    /* may be NULL */
@@ -257,7 +260,10 @@ void cmp_load_run(struct cmp_run *r, const char *arg);
 void cmp_collect_columns(struct compare *c);
 
 /* group.c */
-/* cmp_count_hosts - the distinct (host, topology_fp) over all rows; *@first: the first host. */
+/*
+ * cmp_count_hosts - the distinct sides of --by host (host, topology_fp) or --by kernel
+ * (kernel_release, kernel_layout_fp) over all rows; *@first: the first host or release.
+ */
 int cmp_count_hosts(const struct compare *c, char **first);
 /*
  * cmp_find_sweeps - one RUN: the parameters that take several values within one family

@@ -47,11 +47,25 @@ static long registry_rank(struct compare *c, const char *dim, const char *scenar
 	return r;
 }
 
-/* side_key - a row's host and topology_fp, the side of --by host ("host\x1ftopo"). */
-static char *side_key(const struct cmp_run *r, int row, const char **host, const char **topo)
+/*
+ * side_key - a row's side when sides come from rows: --by host, its host and topology_fp
+ * ("host\x1ftopo"); --by kernel, its kernel_release and kernel_layout_fp (the label
+ * context.json's real_kernel gives; a row without one, from a run without -s kernel, is
+ * "unknown"). *@host and *@topo: the two parts, for the side's name.
+ */
+static char *side_key(const struct compare *c, const struct cmp_run *r, int row, const char **host,
+		      const char **topo)
 {
-	*host = r->c_host >= 0 ? cmp_cell_at(r, row, r->c_host) : r->host ? r->host : r->label;
-	*topo = cmp_cell_at(r, row, r->c_topo);
+	if (c->o.by_kernel) {
+		*host = cmp_cell_at(r, row, r->c_krel);
+		*host = (*host)[0] ? *host : "unknown";
+		*topo = cmp_cell_at(r, row, r->c_kfp);
+	} else {
+		*host = r->c_host >= 0 ? cmp_cell_at(r, row, r->c_host)
+			: r->host      ? r->host
+				       : r->label;
+		*topo = cmp_cell_at(r, row, r->c_topo);
+	}
 	return xasprintf("%s\x1f%s", *host, *topo);
 }
 
@@ -64,7 +78,7 @@ int cmp_count_hosts(const struct compare *c, char **first)
 	for (int ri = 0; ri < c->nruns; ri++)
 		for (int row = 0; row < c->runs[ri].t->nrows; row++) {
 			const char *host, *topo;
-			char *key = side_key(&c->runs[ri], row, &host, &topo);
+			char *key = side_key(c, &c->runs[ri], row, &host, &topo);
 
 			if (cmp_map_get(&seen, key) < 0) {
 				cmp_map_put(&seen, key, 1);
@@ -92,7 +106,7 @@ static int side_of(struct compare *c, int ri, int row)
 		return 0;
 	if (!c->o.by_host)
 		return ri;
-	key = side_key(r, row, &host, &topo);
+	key = side_key(c, r, row, &host, &topo);
 	s = cmp_map_get(&c->smap, key);
 	if (s < 0) {
 		struct side *sd;
@@ -102,6 +116,10 @@ static int side_of(struct compare *c, int ri, int row)
 		sd = &c->sides[c->nsides++];
 		memset(sd, 0, sizeof(*sd));
 		sd->name = topo[0] ? xasprintf("%s#%s", host, topo) : xstrdup(host);
+		if (c->o.by_kernel) /* the machine it ran on */
+			host = r->c_host >= 0 ? cmp_cell_at(r, row, r->c_host)
+			       : r->host      ? r->host
+					      : r->label;
 		sd->host = xstrdup(host);
 		sd->cpu = r->cpu_model && r->host && !strcmp(r->host, host) ? r->cpu_model : NULL;
 		sd->state = sd->cpu ? r->machine : NULL;

@@ -144,6 +144,8 @@ void cmp_load_run(struct cmp_run *r, const char *arg)
 		}
 	r->c_home = csv_col(r->t, "home");
 	r->c_topo = csv_col(r->t, "topology_fp");
+	r->c_krel = csv_col(r->t, "kernel_release");
+	r->c_kfp = csv_col(r->t, "kernel_layout_fp");
 	r->c_block = csv_col(r->t, "block");
 	r->c_dist_by = csv_col(r->t, "disturbed_by");
 	r->c_xb = csv_col(r->t, "xfer_before_ns");

@@ -271,8 +271,12 @@ void cmp_build_header(struct compare *c, struct header *h)
 		hdr(h, "base", xstrdup(c->base_desc));
 	} else {
 		hdr(h, "compare",
-		    c->o.by_host ? xasprintf("%d hosts side by side (host#topology_fp)", c->nsides)
-				 : xasprintf("%d runs, same keys", c->nruns));
+		    c->o.by_kernel ? xasprintf("%d kernels side by side "
+					       "(kernel_release#kernel_layout_fp)",
+					       c->nsides)
+		    : c->o.by_host
+			? xasprintf("%d hosts side by side (host#topology_fp)", c->nsides)
+			: xasprintf("%d runs, same keys", c->nruns));
 		for (int s = 0; s < c->nsides; s++) {
 			const struct side *sd = &c->sides[s];
 			char *m = machine_desc(sd->host, sd->cpu, sd->state);
