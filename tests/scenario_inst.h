@@ -56,9 +56,9 @@ static inline int inst_open(struct inst *in, const char *name, const char *prese
 		CHECK(0, "%s: setup: %s", in->label, err);
 		return -1;
 	}
-	in->nobj = in->sc->objects ? in->sc->objects(in->shared, in->obj, INST_MAX_OBJECTS) : 0;
+	in->nobj = scenario_objects(in->sc, in->shared, in->obj, INST_MAX_OBJECTS);
 	if (thread_state) {
-		in->ts = in->sc->thread_setup(in->shared, 0);
+		in->ts = scenario_thread_setup(in->sc, in->shared, 0);
 		CHECK(in->ts, "%s: thread_setup failed", in->label);
 		if (!in->ts)
 			return -1;
@@ -86,9 +86,9 @@ static inline long obj_val(const struct bench_object *o, const char *path)
 static inline void inst_close(struct inst *in)
 {
 	if (in->ts)
-		in->sc->thread_teardown(in->shared, in->ts);
+		scenario_thread_teardown(in->sc, in->shared, in->ts);
 	if (in->shared)
-		in->sc->teardown(in->shared);
+		scenario_teardown(in->sc, in->shared);
 	cfg_free(in->cfg);
 	memset(in, 0, sizeof(*in));
 }

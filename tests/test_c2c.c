@@ -35,7 +35,7 @@ struct worker {
 static void *worker(void *p)
 {
 	struct worker *w = p;
-	void *ts = w->sc->thread_setup(w->shared, w->tid);
+	void *ts = scenario_thread_setup(w->sc, w->shared, w->tid);
 
 	pthread_barrier_wait(w->bar);
 	if (!ts)
@@ -43,7 +43,7 @@ static void *worker(void *p)
 	/* In chunks, as the harness calls it: the turn order survives run() boundaries. */
 	for (int i = 0; i < 4; i++)
 		w->done += w->sc->run(w->shared, ts, (uint64_t)w->turns / 4);
-	w->sc->thread_teardown(w->shared, ts);
+	scenario_thread_teardown(w->sc, w->shared, ts);
 	return NULL;
 }
 
@@ -73,7 +73,7 @@ static void test_ring(const char *workload, int n)
 		cfg_free(cfg);
 		return;
 	}
-	nobj = sc->objects(shared, obj, 8);
+	nobj = scenario_objects(sc, shared, obj, 8);
 	CHECK(nobj == (!strcmp(workload, "rw") ? n : 1), "c2c %s x%d: %d objects", workload, n,
 	      nobj);
 	pthread_barrier_init(&bar, NULL, (unsigned)n);
@@ -95,7 +95,7 @@ static void test_ring(const char *workload, int n)
 		      want);
 	}
 	printf("c2c %s x%d: %ld turns per thread, lines checked\n", workload, n, turns);
-	sc->teardown(shared);
+	scenario_teardown(sc, shared);
 	cfg_free(cfg);
 }
 

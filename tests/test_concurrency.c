@@ -52,7 +52,7 @@ static void *worker(void *arg)
 {
 	struct worker *w = arg;
 	struct run *r = w->r;
-	void *ts = r->sc->thread_setup(r->shared, w->tid);
+	void *ts = scenario_thread_setup(r->sc, r->shared, w->tid);
 
 	r->setup_failed[w->tid] = !ts;
 	pthread_barrier_wait(&r->start);
@@ -74,7 +74,7 @@ static void *worker(void *arg)
 	if (r->socket) /* a partner may wait for this thread: end the "window" */
 		atomic_store(&window_all_done, 1);
 	pthread_barrier_wait(&r->start); /* every thread has stopped, as in the harness */
-	r->sc->thread_teardown(r->shared, ts);
+	scenario_thread_teardown(r->sc, r->shared, ts);
 	return NULL;
 }
 
@@ -212,7 +212,7 @@ static void test_one(const struct scenario *sc, const struct conf *c)
 		cfg_free(cfg);
 		return;
 	}
-	nobj = sc->objects(r.shared, obj, MAXOBJ);
+	nobj = scenario_objects(sc, r.shared, obj, MAXOBJ);
 	n = nobj < NLEVELS ? nobj : NLEVELS;
 	for (int i = 0; i < NLEVELS && i < nobj; i++)
 		CHECK(!strcmp(obj[i].name, level_names[i]), "%s: object %d is %s", label, i,
@@ -242,7 +242,7 @@ static void test_one(const struct scenario *sc, const struct conf *c)
 		printf("%s: %d+ ops per thread, up to %d threads in run() at once, state checked\n",
 		       label, OPS, atomic_load(&r.overlap));
 	}
-	sc->teardown(r.shared);
+	scenario_teardown(sc, r.shared);
 	cfg_free(cfg);
 }
 

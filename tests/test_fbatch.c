@@ -42,7 +42,7 @@ static void check_preset(const char *preset, long ops, long add, long fr)
 		return;
 	}
 	lock_word = obj_word(&in.obj[0], "lruvec.lru_lock");
-	ts = in.sc->thread_setup(in.shared, 0);
+	ts = scenario_thread_setup(in.sc, in.shared, 0);
 	in.sc->run(in.shared, ts, 2 * (uint64_t)ops); /* past depth, whole batches */
 	memset(holds, 0, sizeof(holds));
 	pc_trace_hook = hook;
@@ -54,7 +54,7 @@ static void check_preset(const char *preset, long ops, long add, long fr)
 	CHECK_EQ(what, holds[1], fr);
 	printf("%s: %.4f + %.4f lru_lock holds per op\n", preset, (double)add / (double)ops,
 	       (double)fr / (double)ops);
-	in.sc->thread_teardown(in.shared, ts);
+	scenario_thread_teardown(in.sc, in.shared, ts);
 	inst_close(&in);
 }
 

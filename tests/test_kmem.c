@@ -4,8 +4,8 @@
  * build of the scenarios:
  *
  *  1. layouts: memory, swap (memsw), kmem and tcpmem of struct mem_cgroup at the offsets of
- *     docs/kernel-facts.md section 1 (v6.0: 208/320/432/544, kmem's tail and tcpmem's head on line 8;
- *     v6.1: 256/448/640/832), the objects 4096-aligned;
+ *     docs/kernel-facts.md section 1 (v6.0: 208/320/432/544, kmem's tail and tcpmem's head on line
+ * 8; v6.1: 256/448/640/832), the objects 4096-aligned;
  *  2. sequential reference equivalence: after k operations of every preset and workload
  *     (nr 1, 3 and 40 > batch), every counter of memory, memsw and kmem at every level and
  *     stats_flush_threshold equal an independent reference (tests/pc_ref.h counters, the
@@ -269,7 +269,7 @@ static void test_reference(const char *preset, const char *workload, long nr, co
 		snprintf(when, sizeof(when), "after %ld ops", done);
 		compare(&in, &r, when);
 	}
-	in.sc->thread_teardown(in.shared, in.ts);
+	scenario_thread_teardown(in.sc, in.shared, in.ts);
 	in.ts = NULL;
 	kref_drain(&r, &r.stock);
 	kref_drain(&r, &r.ustock);
@@ -513,7 +513,7 @@ static void *cworker(void *p)
 {
 	struct cworker_arg *a = p;
 	struct crun *r = a->r;
-	void *ts = r->sc->thread_setup(r->shared, a->tid);
+	void *ts = scenario_thread_setup(r->sc, r->shared, a->tid);
 
 	pthread_barrier_wait(&r->bar);
 	if (!ts)
@@ -523,7 +523,7 @@ static void *cworker(void *p)
 		if (!done)
 			atomic_fetch_add(&r->started, 1);
 	}
-	r->sc->thread_teardown(r->shared, ts);
+	scenario_thread_teardown(r->sc, r->shared, ts);
 	return NULL;
 }
 

@@ -676,10 +676,10 @@ static int inventory(const char *scenario, const char *preset, const char *workl
 		cfg_free(cfg);
 		return -1;
 	}
-	ts = sc->thread_setup(shared, 0);
+	ts = scenario_thread_setup(sc, shared, 0);
 	sc->run(shared, ts, 16); /* warm-up: the first charge's watermark store */
 	memset(&inv, 0, sizeof(inv));
-	inv.nobj = sc->objects(shared, inv.o, MAX_OBJ);
+	inv.nobj = scenario_objects(sc, shared, inv.o, MAX_OBJ);
 	for (int i = 0; i < inv.nobj; i++)
 		inv.size[i] = layout_find_struct(inv.o[i].layout, inv.o[i].sname)->size;
 	pc_trace_hook = inv_hook;
@@ -689,8 +689,8 @@ static int inventory(const char *scenario, const char *preset, const char *workl
 	out->n = inv.n;
 	out->outside = inv.outside;
 	inv.k = NULL;
-	sc->thread_teardown(shared, ts);
-	sc->teardown(shared);
+	scenario_thread_teardown(sc, shared, ts);
+	scenario_teardown(sc, shared);
 	cfg_free(cfg);
 	return 0;
 }
@@ -834,12 +834,12 @@ static void test_probe_run(void)
 		return;
 	}
 	for (int t = 0; t < 3; t++)
-		ts[t] = sc->thread_setup(shared, t);
+		ts[t] = scenario_thread_setup(sc, shared, t);
 	/* threads: sender*, receiver 1 -> threads 0 and 1 send, thread 2 receives */
 	for (int r = 0; r < 10; r++)
 		for (int t = 0; t < 3; t++)
 			CHECK(sc->run(shared, ts[t], 1) == 1, "run returned another count");
-	CHECK_EQ("probe objects", sc->objects(shared, o, 4), 1);
+	CHECK_EQ("probe objects", scenario_objects(sc, shared, o, 4), 1);
 	b = o[0].base;
 	CHECK(!strcmp(o[0].name, "c") && !strcmp(o[0].sname, "conn"), "object %s of %s", o[0].name,
 	      o[0].sname);
@@ -851,8 +851,8 @@ static void test_probe_run(void)
 	CHECK_EQ("conn.state (stored 2)", atomic_load((pc_word *)(b + 24)), 2);
 	CHECK_EQ("conn.lock released", atomic_load((pc_lock *)(b + 0)), 0);
 	for (int t = 0; t < 3; t++)
-		sc->thread_teardown(shared, ts[t]);
-	sc->teardown(shared);
+		scenario_thread_teardown(sc, shared, ts[t]);
+	scenario_teardown(sc, shared);
 	cfg_free(cfg);
 
 	/* At one thread the receiver takes it and the senders get none. */

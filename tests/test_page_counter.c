@@ -674,7 +674,7 @@ static void test_inventory_stocked(const char *preset, long *walks1)
 
 	/* Giving back the stock and the unfinished burst restores the preload exactly. */
 	in.sc->run(in.shared, in.ts, 5); /* leave a burst half done */
-	in.sc->thread_teardown(in.shared, in.ts);
+	scenario_thread_teardown(in.sc, in.shared, in.ts);
 	in.ts = NULL;
 	for (int lv = 0; lv < NLEVELS; lv++) {
 		snprintf(what, sizeof(what), "%s: %s memory.usage after thread_teardown", in.label,

@@ -520,7 +520,7 @@ static void test_sequential(const char *preset, const char *flush, const char *l
 	tr.addr[H_THRESH] = in.obj[1].base;
 	tr.pn_lo = pn;
 	tr.pn_hi = pn + layout_find_struct(in.obj[0].layout, PN)->size;
-	ts = sc->thread_setup(in.shared, 0);
+	ts = scenario_thread_setup(sc, in.shared, 0);
 	CHECK(ts, "%s: thread_setup", in.label);
 	if (!ts) {
 		inst_close(&in);
@@ -622,7 +622,7 @@ static void test_sequential(const char *preset, const char *flush, const char *l
 	CHECK(lru_pages(1, 8, 4) == 0 && lru_pages(4, 8, 4) == 4 && lru_pages(9, 8, 4) == 8 &&
 		  lru_pages(12, 8, 4) == 8 && lru_pages(100, 8, 4) == 8,
 	      "lru_pages hand values");
-	sc->thread_teardown(in.shared, ts);
+	scenario_thread_teardown(sc, in.shared, ts);
 	snprintf(what, sizeof(what), "%s after thread_teardown: lru_zone_size", in.label);
 	CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), 0);
 	snprintf(what, sizeof(what), "%s after thread_teardown: list", in.label);
@@ -725,7 +725,7 @@ static void *cworker(void *arg)
 {
 	struct crun *r = ((struct crun **)arg)[0];
 	int tid = (int)(intptr_t)((void **)arg)[1];
-	void *ts = r->sc->thread_setup(r->shared, tid);
+	void *ts = scenario_thread_setup(r->sc, r->shared, tid);
 
 	pthread_barrier_wait(&r->bar);
 	if (ts) {
@@ -741,7 +741,7 @@ static void *cworker(void *arg)
 		check_lists(r, r->private_pn ? r->depth : THREADS * r->depth);
 	pthread_barrier_wait(&r->bar);
 	if (ts)
-		r->sc->thread_teardown(r->shared, ts);
+		scenario_thread_teardown(r->sc, r->shared, ts);
 	else
 		CHECK(0, "thread_setup failed on thread %d", tid);
 	return NULL;

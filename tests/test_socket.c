@@ -114,7 +114,7 @@ static void test_case(const char *preset, const struct expect *e)
 	tr.fwd[W_RX] = obj_word(sk, "rx_fwd");
 	tr.sp_leaf = obj_word(obj_named(&in, "L3"), "socket_pressure");
 	tr.leaf_usage = obj_word(obj_named(&in, "L3"), "memory.usage");
-	rx = in.sc->thread_setup(in.shared, 1);
+	rx = scenario_thread_setup(in.sc, in.shared, 1);
 	messages(&in, rx, P); /* warm-up: the stocks reach their cycle */
 	memset(tr.adds, 0, sizeof(tr.adds));
 	memset(tr.walks, 0, sizeof(tr.walks));
@@ -153,7 +153,7 @@ static void test_case(const char *preset, const struct expect *e)
 				CHECK_EQ(what, tr.usage[t][u], exp[t][u]);
 			}
 	}
-	in.sc->thread_teardown(in.shared, rx);
+	scenario_thread_teardown(in.sc, in.shared, rx);
 	inst_close(&in);
 }
 
@@ -178,7 +178,7 @@ static void test_xcpu(const char *preset)
 	P = batch * (batch + 1);
 	tr.leaf_usage = obj_word(obj_named(&in, "L3"), "memory.usage");
 	tr.fwd[W_TX] = tr.fwd[W_RX] = tr.sp_leaf = NULL;
-	rx = in.sc->thread_setup(in.shared, 1);
+	rx = scenario_thread_setup(in.sc, in.shared, 1);
 	messages(&in, rx, P);
 	memset(tr.usage, 0, sizeof(tr.usage));
 	pc_trace_hook = hook;
@@ -190,7 +190,7 @@ static void test_xcpu(const char *preset)
 	CHECK_EQ(what, tr.usage[1][U_DRAIN], batch);
 	snprintf(what, sizeof(what), "%s stocked_xcpu: charger drains", preset);
 	CHECK_EQ(what, tr.usage[0][U_DRAIN], 0);
-	in.sc->thread_teardown(in.shared, rx);
+	scenario_thread_teardown(in.sc, in.shared, rx);
 	inst_close(&in);
 }
 

@@ -73,6 +73,10 @@ const struct layout *bench_layout(const struct bench_cfg *cfg);
 /*
  * bench_alloc - zeroed memory for modelled structs or per-thread blocks, aligned to
  * @align (rounded up to a power of two, at least 64). The harness decides where it lives.
+ * The rule: the shared state setup() returns and the state thread_setup() returns come
+ * from bench_alloc, nothing else. The harness may free them itself with bench_free: the
+ * model frees an abandoned virtual CPU's state without its thread_teardown, and the default
+ * hooks free what they are given.
  */
 void *bench_alloc(size_t size, size_t align);
 void bench_free(void *p);
@@ -139,13 +143,20 @@ struct scenario {
 	int (*check)(const struct bench_cfg *cfg, char *err, size_t errlen);
 	/*
 	 * Build the shared modelled state for one measurement (called once, on thread 0 after
-	 * it is pinned). Returns NULL with a reason in @err on failure.
+	 * it is pinned), from bench_alloc. Returns NULL with a reason in @err on failure.
 	 */
 	void *(*setup)(const struct bench_cfg *cfg, char *err, size_t errlen);
+	/* Optional: free @shared (default: bench_free(shared)). */
 	void (*teardown)(void *shared);
-	/* Per-thread private state, built on the pinned thread itself. NULL means failure. */
+	/*
+	 * Optional: per-thread private state, built on the pinned thread itself, from
+	 * bench_alloc. NULL means failure. Default: a zeroed BENCH_PAD block.
+	 */
 	void *(*thread_setup)(void *shared, int thread);
-	/* Undo what the thread still holds (outstanding charges, stock) and free its state. */
+	/*
+	 * Optional: undo what the thread still holds (outstanding charges, stock) and free its
+	 * state. Default: bench_free(tstate).
+	 */
 	void (*thread_teardown)(void *shared, void *tstate);
 	/*
 	 * Perform @n operations; the only function that runs inside the measured window.
@@ -154,8 +165,9 @@ struct scenario {
 	 */
 	uint64_t (*run)(void *shared, void *tstate, uint64_t n);
 	/*
-	 * The modelled objects of @shared, at most @max of them; returns how many. Lets tests,
-	 * reports and the coherence model map an address back to an object and a field.
+	 * Optional: the modelled objects of @shared, at most @max of them; returns how many.
+	 * Lets tests, reports and the coherence model map an address back to an object and a
+	 * field; without it every shared access is reported as (shared).
 	 */
 	int (*objects)(void *shared, struct bench_object *out, int max);
 	/*

@@ -18,6 +18,37 @@ extern const struct scenario *const all_scenarios[];
 const struct scenario *scenario_find(const char *name);
 extern const struct scenario *const all_scenarios_traced[];
 const struct scenario *scenario_find_traced(const char *name);
+/*
+ * The scenario's hooks, with the harness's defaults for the optional ones (bench.h):
+ * scenario_thread_setup, scenario_thread_teardown, scenario_teardown, scenario_objects.
+ */
+static inline void *scenario_thread_setup(const struct scenario *sc, void *shared, int t)
+{
+	return sc->thread_setup ? sc->thread_setup(shared, t) : bench_alloc(BENCH_PAD, BENCH_PAD);
+}
+
+static inline void scenario_thread_teardown(const struct scenario *sc, void *shared, void *ts)
+{
+	if (sc->thread_teardown)
+		sc->thread_teardown(shared, ts);
+	else
+		bench_free(ts);
+}
+
+static inline void scenario_teardown(const struct scenario *sc, void *shared)
+{
+	if (sc->teardown)
+		sc->teardown(shared);
+	else
+		bench_free(shared);
+}
+
+static inline int scenario_objects(const struct scenario *sc, void *shared,
+				   struct bench_object *out, int max)
+{
+	return sc->objects ? sc->objects(shared, out, max) : 0;
+}
+
 const struct bench_preset *preset_find(const struct scenario *sc, const char *name);
 const struct bench_workload *workload_find(const struct scenario *sc, const char *name);
 

@@ -511,7 +511,7 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 	}
 	memset(ts, 0, sizeof(ts));
 	for (int t = 0; t < so->threads; t++) {
-		ts[t] = sc->thread_setup(shared, t);
+		ts[t] = scenario_thread_setup(sc, shared, t);
 		if (!ts[t]) {
 			rc = err2("show: %s: thread_setup(%d) failed", sc->name, t);
 			goto out;
@@ -521,7 +521,7 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 		for (int t = 0; t < so->threads; t++)
 			sc->run(shared, ts[t], 1);
 
-	nobj = sc->objects ? sc->objects(shared, objs, MAX_OBJECTS) : 0;
+	nobj = scenario_objects(sc, shared, objs, MAX_OBJECTS);
 	if (nobj <= 0) {
 		rc = err2("show: %s: objects() gives no modelled object", sc->name);
 		goto out;
@@ -646,8 +646,8 @@ out:
 	pc_trace_hook = NULL;
 	for (int t = 0; t < so->threads; t++)
 		if (ts[t])
-			sc->thread_teardown(shared, ts[t]);
-	sc->teardown(shared);
+			scenario_thread_teardown(sc, shared, ts[t]);
+	scenario_teardown(sc, shared);
 	cfg_free(cfg);
 	for (int i = 0; i < tr.n; i++) {
 		free(tr.o[i].lv);

@@ -398,13 +398,13 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	if (!s->shared)
 		goto fail;
 	for (int i = 0; i < threads; i++) {
-		s->v[i].ts = traced->thread_setup(s->shared, i);
+		s->v[i].ts = scenario_thread_setup(traced, s->shared, i);
 		if (!s->v[i].ts) {
 			snprintf(err, sizeof(err), "thread %d: thread setup failed", i);
 			goto teardown;
 		}
 	}
-	s->nobj = traced->objects ? traced->objects(s->shared, s->objs, MAX_OBJECTS) : 0;
+	s->nobj = scenario_objects(traced, s->shared, s->objs, MAX_OBJECTS);
 	sim_build_fields(s);
 
 	for (int i = 0; i < threads; i++)
@@ -452,11 +452,11 @@ teardown:
 		if (!s->v[i].ts)
 			continue;
 		if (!s->v[i].started || s->v[i].stopped)
-			traced->thread_teardown(s->shared, s->v[i].ts);
+			scenario_thread_teardown(traced, s->shared, s->v[i].ts);
 		else
 			bench_free(s->v[i].ts);
 	}
-	traced->teardown(s->shared);
+	scenario_teardown(traced, s->shared);
 fail:
 	if (!out->ok)
 		snprintf(out->reason, sizeof(out->reason), "%s", err[0] ? err : "failed");

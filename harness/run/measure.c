@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "harness.h"
 #include "measure.h"
 #include "stop.h"
 #include "topology.h"
@@ -173,7 +174,7 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 static void objects_capture(struct measurement *m)
 {
 	struct bench_object o[MEAS_OBJECTS_MAX];
-	int n = m->sc->objects ? m->sc->objects(m->shared, o, MEAS_OBJECTS_MAX) : 0;
+	int n = scenario_objects(m->sc, m->shared, o, MEAS_OBJECTS_MAX);
 
 	for (int i = 0; i < n; i++) {
 		struct meas_object *c = &m->objs[i];
@@ -343,7 +344,7 @@ static void window(struct measurement *m, int tid)
 	pthread_barrier_wait(&m->bar);
 
 	if (!atomic_load(&m->failed)) {
-		slot->tstate = m->sc->thread_setup(m->shared, tid);
+		slot->tstate = scenario_thread_setup(m->sc, m->shared, tid);
 		if (!slot->tstate)
 			fail(m, "thread %d: thread setup failed", tid);
 	}
@@ -391,13 +392,13 @@ static void window(struct measurement *m, int tid)
 		steal_end(m);
 
 	if (slot->tstate)
-		m->sc->thread_teardown(m->shared, slot->tstate);
+		scenario_thread_teardown(m->sc, m->shared, slot->tstate);
 	pthread_barrier_wait(&m->bar);
 
 	if (tid == 0 && m->shared) {
 		if (m->sc->window_end && m->sc->window_end(m->shared, m->note, sizeof(m->note)))
 			fail(m, "%s", m->note);
-		m->sc->teardown(m->shared);
+		scenario_teardown(m->sc, m->shared);
 	}
 	pmu_thread_close(counters);
 	topo_binding_restore(m->topo, saved);
