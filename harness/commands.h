@@ -38,6 +38,9 @@ extern const struct cmd_help compare_help;
  * ended "no verdict" (too few clean blocks: measure exits 5).
  */
 int compare_run_report(const char *dir, int *no_verdict);
+/* profile_main - `pcbench profile RUN [--top N]`. */
+int profile_main(int argc, char **argv);
+extern const struct cmd_help profile_help;
 /* plot_main - `pcbench plot RUN [-o DIR]`. */
 int plot_main(int argc, char **argv);
 extern const struct cmd_help plot_help;

@@ -37,6 +37,8 @@ static const struct command commands[] = {
     {"merge", merge_main, "merge runs (hosts, scenario selections) into one results.csv",
      &merge_help},
     {"plot", plot_main, "PNG plots of a run through gnuplot", &plot_help},
+    {"profile", profile_main, "top functions per family of a --profile run (perf report-like)",
+     &profile_help},
     {"model", model_main, "the coherence model: line transfers per operation, no measurement",
      &model_help},
     {"layout", layout_main, "layouts from pahole or BTF (import); pahole-like views (show)",

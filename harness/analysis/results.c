@@ -34,9 +34,11 @@ static const struct {
 	enum { WHOLE, PREFIX, SUFFIX } how;
 	enum results_type type;
 } col_kinds[] = {
-    {"cpu_a", WHOLE, RT_INT},	  {"cpu_b", WHOLE, RT_INT},   {"ns_per_transfer", WHOLE, RT_NUM},
-    {"param_", PREFIX, RT_PARAM}, {"model_", PREFIX, RT_NUM}, {"_per_op", SUFFIX, RT_NUM},
-    {"_mux", SUFFIX, RT_NUM},
+    {"cpu_a", WHOLE, RT_INT},		{"cpu_b", WHOLE, RT_INT},
+    {"ns_per_transfer", WHOLE, RT_NUM}, {"param_", PREFIX, RT_PARAM},
+    {"model_", PREFIX, RT_NUM},		{"_per_op", SUFFIX, RT_NUM},
+    {"_mux", SUFFIX, RT_NUM},		{"profile_samples", WHOLE, RT_INT},
+    {"profile_lost", WHOLE, RT_INT},	{"memcg_share_pct", WHOLE, RT_NUM},
 };
 
 enum results_type results_col_type(const char *name)

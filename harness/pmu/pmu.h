@@ -79,6 +79,34 @@ void pmu_thread_close(struct pmu_thread *t);
  */
 double pmu_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *mux);
 
+/*
+ * Sampling (--profile): one event per measuring thread, cycles where the PMU allows it,
+ * else the software cpu-clock; each sample's IP and up to 8 kernel frames.
+ */
+struct pmu_sample_plan {
+	int hw;		 /* cycles; else cpu-clock */
+	uint64_t period; /* cycles, or ns of the thread's time */
+	char event[16];	 /* "cycles", "cpu-clock", or "" when sampling is refused */
+	char note[320];	 /* what was chosen and why (or why nothing can be sampled) */
+};
+/*
+ * pmu_sample_plan - choose the event and a period giving at most about 5000 samples per
+ * thread in a window of @window_s (and at most one per 100 us). 0, or -1 with the reason
+ * in p->note when neither event can sample here.
+ */
+int pmu_sample_plan(struct pmu_sample_plan *p, double window_s);
+struct pmu_sampler;
+/* pmu_sample_open - for the calling thread, disabled; NULL with @why when refused. */
+struct pmu_sampler *pmu_sample_open(const struct pmu_sample_plan *p, char *why, size_t len);
+void pmu_sample_enable(struct pmu_sampler *s); /* NULL is accepted by all of these */
+void pmu_sample_disable(struct pmu_sampler *s);
+/* One sample: its IP, and its kernel callchain without context markers (@chain[0] is
+ * usually @ip again). */
+typedef void (*pmu_sample_fn)(void *arg, uint64_t ip, const uint64_t *chain, int n);
+/* pmu_sample_drain - @fn on every sample in the ring; the samples; *@lost: those lost. */
+uint64_t pmu_sample_drain(struct pmu_sampler *s, pmu_sample_fn fn, void *arg, uint64_t *lost);
+void pmu_sample_close(struct pmu_sampler *s);
+
 /* pmu_list_events - the table for this machine's PMU or @pmu_name (--list-events). */
 int pmu_list_events(FILE *out, const char *pmu_name, char *err, size_t errlen);
 

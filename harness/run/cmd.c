@@ -356,6 +356,11 @@ int measure_main(int argc, char **argv)
 			kernel_context_read(&run->kctx);
 			run->ctx.real_kernel = run->kctx.json;
 		}
+	if (run->opt.profile) {
+		profile_cfg_init(&run->prof, run->opt.time_s);
+		fprintf(stderr, "pcbench: --profile: %s%s%s\n", run->prof.plan.note,
+			run->prof.ks ? "" : "; kernel addresses unnamed: ", run->prof.ks_why);
+	}
 	run->ctx.options_json = options_json(run, &run->opt);
 	check_machine(run, run->topo);
 	/* From here on a signal (or stdout/stderr closed: SIGPIPE) leaves a consistent run
@@ -403,6 +408,8 @@ int measure_main(int argc, char **argv)
 		meas_init(f->m, f->sc, f->cfg, topo, f->threads, f->pus, run->opt.time_s,
 			  run->opt.time_s / 10, &f->home);
 		meas_set_counters(f->m, run->pmu);
+		if (run->opt.profile && run->prof.ok)
+			meas_set_profile(f->m, &run->prof);
 		meas_set_noise(f->m, run->opt.noise_max_pct / 100, run->opt.noise_retries);
 		set_current(run, NULL, 0);
 		jobs[ngb] = (struct job){run, f};

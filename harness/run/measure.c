@@ -59,8 +59,19 @@ void meas_set_counters(struct measurement *m, const struct pmu_set *pmu)
 		m->slots[i].ev = xcalloc((size_t)m->nev + 1, sizeof(struct pmu_value));
 }
 
+void meas_set_profile(struct measurement *m, const struct profile_cfg *c)
+{
+	m->prof = c;
+	m->pt = xcalloc((size_t)m->threads, sizeof(*m->pt));
+}
+
 void meas_destroy(struct measurement *m)
 {
+	for (int i = 0; m->pt && i < m->threads; i++)
+		prof_thread_free(&m->pt[i]);
+	free(m->pt);
+	free(m->pw.ids);
+	free(m->pw.cnt);
 	for (int i = 0; m->nev && i < m->threads; i++)
 		free(m->slots[i].ev);
 	free(m->agg);
@@ -81,6 +92,8 @@ static void window_reset(struct measurement *m)
 
 		memset(&m->slots[i], 0, sizeof(m->slots[i]));
 		m->slots[i].ev = ev;
+		if (m->pt)
+			prof_thread_reset(&m->pt[i]);
 	}
 	atomic_store(&m->failed, 0);
 	atomic_store(&m->window_over, 0);
@@ -332,8 +345,11 @@ static void window(struct measurement *m, int tid)
 	else if (sched_getcpu() != m->pus[tid])
 		fail(m, "thread %d: runs on CPU %d after binding to PU %d", tid, sched_getcpu(),
 		     m->pus[tid]);
-	else
+	else {
 		counters = pmu_thread_open(m->pmu); /* pinned, before the barrier */
+		if (m->prof)
+			prof_thread_open(&m->pt[tid], m->prof);
+	}
 	pthread_barrier_wait(&m->bar);
 
 	/* Interrupted before the setup: no shared state, so no thread may set up either. */
@@ -366,14 +382,20 @@ static void window(struct measurement *m, int tid)
 		slot->cpu_start = sched_getcpu();
 		noise_thread_read(&slot->n0);
 		pmu_thread_enable(counters);
+		if (m->pt)
+			prof_thread_enable(&m->pt[tid]);
 		slot->t0 = now_s();
 		slot->ops = run_until(m, slot, planned, m->deadline, &batch);
 		slot->t1 = now_s();
+		if (m->pt)
+			prof_thread_disable(&m->pt[tid]);
 		pmu_thread_disable(counters);
 		noise_thread_read(&slot->n1);
 		slot->cpu_end = sched_getcpu();
 		if (counters)
 			pmu_thread_read(counters, slot->ev);
+		if (m->pt)
+			prof_thread_collect(&m->pt[tid], m->prof);
 		if (slot->cpu_start != planned || slot->cpu_end != planned ||
 		    slot->cpu_stray >= 0) {
 			char stray[48] = "";
@@ -401,6 +423,8 @@ static void window(struct measurement *m, int tid)
 		scenario_teardown(m->sc, m->shared);
 	}
 	pmu_thread_close(counters);
+	if (m->pt && m->pt[tid].s) /* failed before the window: not collected */
+		prof_thread_reset(&m->pt[tid]);
 	topo_binding_restore(m->topo, saved);
 	window_bind(NULL);
 }
@@ -517,6 +541,10 @@ void meas_result(struct measurement *m, struct meas_result *r)
 	r->t1 = t1;
 	aggregate_counters(m, r);
 	noise_result(m, r);
+	if (m->prof) {
+		prof_window_build(&m->pw, m->prof, m->pt, m->threads);
+		r->prof = &m->pw;
+	}
 }
 
 struct meas_arg {

@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "noise.h"
 #include "pmu.h"
+#include "profile.h"
 #include "topology.h"
 
 /* Per-thread results, each on its own cache lines; written only by their thread. */
@@ -85,7 +86,10 @@ struct measurement {
 	double steal_frac;	    /* the largest PU's steal over warm-up + window, or NaN */
 	int retries, windows, disturbed_windows, again, disturbed;
 	char noise_reason[160];
-	char note[512]; /* the scenario's window_end() account of the window kept */
+	char note[512];			/* the scenario's window_end() account of the window kept */
+	const struct profile_cfg *prof; /* --profile, or NULL */
+	struct prof_thread *pt;		/* per thread: its samples of the window */
+	struct prof_window pw;		/* theirs together, filled by meas_result */
 };
 
 struct meas_result {
@@ -105,6 +109,7 @@ struct meas_result {
 	int disturbed;		  /* this last one too: not a clean window */
 	const char *noise_reason; /* why it was disturbed */
 	const char *note;	  /* the scenario's account of the window (window_end), or "" */
+	const struct prof_window *prof; /* --profile: the window's samples, else NULL */
 };
 
 /*
@@ -122,6 +127,8 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
 void meas_set_noise(struct measurement *m, double max_frac, int retries);
 /* meas_set_counters - count @pmu's events per thread around the window (before running). */
 void meas_set_counters(struct measurement *m, const struct pmu_set *pmu);
+/* meas_set_profile - sample the threads during the window (--profile; before running). */
+void meas_set_profile(struct measurement *m, const struct profile_cfg *c);
 void meas_destroy(struct measurement *m);
 
 /*

@@ -33,6 +33,7 @@ enum {
 	O_LIST_EVENTS,
 	O_PMU,
 	O_WITH_MODEL,
+	O_PROFILE,
 	O_MATRIX,
 	O_MATRIX_CPUS,
 	O_LABEL,
@@ -117,6 +118,10 @@ static const struct opt measure_opts[] = {
     {"with-model", O_WITH_MODEL, NULL,
      "also run the coherence model for every measurement and\n"
      "add its model_*_per_op columns (see pcbench model -h)"},
+    {"profile", O_PROFILE, NULL,
+     "sample the measuring threads in the window (cycles, else\n"
+     "cpu-clock; kernel symbols from /proc/kallsyms): profile.csv,\n"
+     "the memcg charge path's share per row; pcbench profile RUN"},
     {"list-events", O_LIST_EVENTS, NULL,
      "the event table for this machine's PMU, or --pmu NAME\n"
      "(an unknown NAME lists the known ones)"},
@@ -383,6 +388,9 @@ void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_PMU:
 			o->pmu = optarg;
+			break;
+		case O_PROFILE:
+			o->profile = 1;
 			break;
 		case O_WITH_MODEL:
 			o->with_model = 1;

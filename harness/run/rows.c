@@ -112,6 +112,16 @@ void open_outputs(struct measure_run *run, const struct options *o)
 		usage_error("--out", run->jsonl_path, "%s", strerror(errno));
 	if (o->csv && !run->csv_extra)
 		run->csv_extra = open_extra_csv(run, o->csv);
+	if (o->profile && run->prof.ok) {
+		static const char *const pcols[] = {"scenario",	 "preset",  "layout",  "workload",
+						    "placement", "threads", "home",    "repetition",
+						    "event",	 "symbol",  "samples", "memcg"};
+
+		snprintf(path, sizeof(path), "%s/profile.csv", run->run_dir);
+		run->prof_csv = csv_create(path, pcols, PROF_NCOLS, 0, err, sizeof(err));
+		if (!run->prof_csv)
+			usage_error("--out", path, "%s", err);
+	}
 	snprintf(run->context_path, sizeof(run->context_path), "%s/context.json", run->run_dir);
 }
 
@@ -210,6 +220,12 @@ char *options_json(struct measure_run *run, const struct options *o)
 	json_object_set_new(j, "counters", pmu_set_json(run->pmu));
 	json_object_set_new(j, "work_calibration", work_json(run));
 	json_object_set_new(j, "layouts", layouts_json(run));
+	if (o->profile)
+		json_object_set_new(j, "profile",
+				    json_pack("{s:s?, s:s, s:s?}", "event",
+					      run->prof.ok ? run->prof.plan.event : NULL, "note",
+					      run->prof.plan.note, "kallsyms",
+					      run->prof.ks ? NULL : run->prof.ks_why));
 	s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(j);
 	return s;
@@ -229,7 +245,8 @@ static int close_csv(struct measure_run *run, struct csv_writer *w)
 
 int close_outputs(struct measure_run *run)
 {
-	int bad = close_csv(run, run->csv) | close_csv(run, run->csv_extra);
+	int bad = close_csv(run, run->csv) | close_csv(run, run->csv_extra) |
+		  close_csv(run, run->prof_csv);
 	/* The same rows as results.csv: synced the same way before success is reported, and
 	 * like it removed when it got no row (no empty file claims a run's rows). */
 	int empty = run->jsonl && ftello(run->jsonl) == 0;
@@ -242,7 +259,7 @@ int close_outputs(struct measure_run *run)
 			fprintf(stderr, "pcbench: %s: %s\n", run->jsonl_path, strerror(e));
 		bad = -1;
 	}
-	run->csv = run->csv_extra = NULL;
+	run->csv = run->csv_extra = run->prof_csv = NULL;
 	run->jsonl = NULL;
 	return bad ? -1 : 0;
 }
@@ -571,9 +588,55 @@ static int kernel_cells(struct measure_run *run, struct row *x, const char **v, 
 	return 3;
 }
 
+/*
+ * --profile: the sampling event, the window's samples and those lost, the memcg charge
+ * path's share of them and its ns per operation (share x ns_per_op); empty with
+ * profile_note saying why where nothing could be sampled.
+ */
+static int profile_names(struct measure_run *run, const char **cols)
+{
+	static const char *const names[] = {"profile_event",   "profile_samples", "profile_lost",
+					    "memcg_share_pct", "memcg_ns_per_op", "profile_note"};
+
+	if (!run->opt.profile)
+		return 0;
+	memcpy(cols, names, sizeof(names));
+	return 6;
+}
+
+static int profile_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
+{
+	const struct prof_window *w = x->r ? x->r->prof : NULL;
+
+	if (!run->opt.profile)
+		return 0;
+	for (int i = 0; i < 6; i++)
+		v[i] = "";
+	if (!x->r)
+		return 6;
+	if (!w || !w->present || !w->samples) {
+		v[5] = !run->prof.ok ? run->prof.plan.note
+		       : w && w->why ? w->why
+				     : "no sample in the window";
+		return 6;
+	}
+	v[0] = run->prof.plan.event;
+	snprintf(buf[1], 40, "%llu", (unsigned long long)w->samples);
+	snprintf(buf[2], 40, "%llu", (unsigned long long)w->lost);
+	fmt_double(buf[3], 40, 100.0 * (double)w->memcg / (double)w->samples);
+	if (x->r->ops)
+		fmt_double(buf[4], 40,
+			   (double)w->memcg / (double)w->samples * x->r->duration_s * 1e9 *
+			       x->f->threads / (double)x->r->ops);
+	for (int i = 1; i < 5; i++)
+		v[i] = buf[i];
+	v[5] = run->prof.ks ? "" : run->prof.ks_why;
+	return 6;
+}
+
 static const struct col_family col_families[] = {
     {matrix_names, matrix_cells}, {param_names, param_cells},	{event_names, event_cells},
-    {model_names, model_cells},	  {kernel_names, kernel_cells},
+    {model_names, model_cells},	  {kernel_names, kernel_cells}, {profile_names, profile_cells},
 };
 #define NFAMILIES (int)(sizeof(col_families) / sizeof(col_families[0]))
 
@@ -585,6 +648,37 @@ static void columns_build(struct measure_run *run)
 		run->cols[run->ncols++] = results_cols[i];
 	for (int i = 0; i < NFAMILIES; i++)
 		run->ncols += col_families[i].names(run, run->cols + run->ncols);
+}
+
+/*
+ * write_profile - profile.csv: a line per symbol of window @w, keyed by the row's cells
+ * @v (its family and repetition).
+ */
+static void write_profile(struct measure_run *run, const char **v, const struct prof_window *w)
+{
+	static const enum results_col key[] = {COL_SCENARIO, COL_PRESET,    COL_LAYOUT,
+					       COL_WORKLOAD, COL_PLACEMENT, COL_THREADS,
+					       COL_HOME,     COL_REPETITION};
+	const char *pv[PROF_NCOLS];
+	char n[24];
+
+	for (int i = 0; i < 8; i++)
+		pv[i] = v[key[i]];
+	pv[8] = run->prof.plan.event;
+	pv[10] = n;
+	for (size_t i = 0; i < w->n && !run->write_failed; i++) {
+		int memcg;
+
+		pv[9] = prof_symbol(&run->prof, w, i, &memcg);
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)w->cnt[i]);
+		pv[11] = memcg ? "1" : "0";
+		if (csv_write_row(run->prof_csv, pv)) {
+			fprintf(stderr,
+				"pcbench: %s: %s: stopping; the rows already written are intact\n",
+				csv_path(run->prof_csv), strerror(errno));
+			run->write_failed = 1;
+		}
+	}
 }
 
 /* write_row - one CSV row for repetition @rep of @f (r is NULL for skipped rows). */
@@ -608,6 +702,8 @@ void write_row(struct measure_run *run, const struct family *f, int rep, enum st
 		v[k] = fixed_cell(run, (enum results_col)i, x, buf[k], sizeof(buf[k]));
 	for (int i = 0; i < NFAMILIES; i++)
 		k += col_families[i].cells(run, x, v + k, buf + k);
+	if (run->prof_csv && x->r && x->r->prof)
+		write_profile(run, v, x->r->prof);
 
 	for (int i = 0; i < 2; i++) {
 		struct csv_writer *w = i ? run->csv_extra : run->csv;

@@ -19,6 +19,7 @@
 #include "objects.h"
 #include "plan.h"
 #include "pmu.h"
+#include "profile.h"
 #include "results.h"
 #include "topology.h"
 #include "commands.h"
@@ -33,6 +34,7 @@ struct options {
 	int noise_retries;
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
 	int matrix;
+	int profile;	/* --profile: sample the measuring threads (profile.h) */
 	int events_set; /* --events was given */
 };
 
@@ -44,7 +46,8 @@ struct measure_run {
 	struct options opt;
 	struct family *fams;
 	int nfams;
-	const char *cols[RESULTS_NFIXED + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS + 3];
+	const char
+	    *cols[RESULTS_NFIXED + 3 + SELECTION_MAX_PARAMS + 4 * 64 + 1 + MODEL_NCOLS + 3 + 6];
 	const char *param_cols[SELECTION_MAX_PARAMS]; /* parameter name of each param_ column */
 	int ncols, nparam_cols;
 	struct csv_writer *csv, *csv_extra;
@@ -59,6 +62,8 @@ struct measure_run {
 	struct objects_log *objects; /* objects.json */
 	struct machine machine;	     /* context.json's "machine", the warnings */
 	struct kernel_ctx kctx;	     /* a real-kernel run: context.json's "real_kernel" */
+	struct profile_cfg prof;     /* --profile: the event and kallsyms */
+	struct csv_writer *prof_csv; /* --profile: profile.csv, a row per window and symbol */
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed, stopped;
