@@ -8,8 +8,9 @@
  * The `socket` workload's conservation: after a run of N = 1..4 threads (odd N: the last
  * thread sends to itself), also with `mix`, every level's usage is back at the preload, every
  * stock is drained (a stocked page is a charged page, so the usage says it) and no page is
- * left in flight on any pair's word. Its waits end through bench_window_over(): the first
- * worker done sets window_all_done, as the end of a measured window would.
+ * left in flight on any pair's word. Its waits (and stocked_xcpu's) end through
+ * bench_window_over(): the first worker done sets window_all_done, as the end of a measured
+ * window would.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,7 +36,7 @@ static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 struct run {
 	const struct scenario *sc;
 	void *shared;
-	int threads, socket;
+	int threads, paired;
 	pthread_barrier_t start;
 	int setup_failed[THREADS];
 	atomic_int started; /* threads that finished their first chunk */
@@ -71,7 +72,7 @@ static void *worker(void *arg)
 		if (!done)
 			atomic_fetch_add(&r->started, 1);
 	}
-	if (r->socket) /* a partner may wait for this thread: end the "window" */
+	if (r->paired) /* a partner may wait for this thread: end the "window" */
 		atomic_store(&window_all_done, 1);
 	pthread_barrier_wait(&r->start); /* every thread has stopped, as in the harness */
 	scenario_thread_teardown(r->sc, r->shared, ts);
@@ -194,7 +195,8 @@ static void test_one(const struct scenario *sc, const struct conf *c)
 	char err[256], label[160];
 	int n, nobj;
 
-	r.socket = !strcmp(c->wl->name, "socket");
+	/* the workloads whose threads wait for a partner (sock_wait_while, bench_spin) */
+	r.paired = !strcmp(c->wl->name, "socket") || !strcmp(c->wl->name, "stocked_xcpu");
 	n = snprintf(label, sizeof(label), "%s/%s x%d", c->preset->name, c->wl->name, r.threads);
 	for (int i = 0; i < c->nuser && n > 0 && (size_t)n < sizeof(label); i++)
 		n += snprintf(label + n, sizeof(label) - (size_t)n, " %s", c->user[i]);
