@@ -445,28 +445,29 @@ static int same_counts(const struct tobj *a, const struct tobj *b)
 	       a->undescribed == b->undescribed;
 }
 
-static int show_scenario(const struct show_opts *so, const struct layout *l)
+/* Exit 2: no traced scenario is named @name; the message lists those there are. */
+static int no_such_scenario(const char *name)
+{
+	char names[512] = "";
+	size_t k = 0;
+
+	for (int i = 0; all_scenarios_traced[i] && k < sizeof(names); i++)
+		k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "",
+				      all_scenarios_traced[i]->name);
+	return err2("show: --scenario: %s: no such scenario (scenarios: %s)", name, names);
+}
+
+/*
+ * find_selection - the scenario, preset and workload that --scenario, --preset and
+ * --workload name (the first workload without --workload); 0, or 2 with why.
+ */
+static int find_selection(const struct show_opts *so, const struct scenario **scp,
+			  const struct bench_preset **presetp, const struct bench_workload **wlp)
 {
 	const struct scenario *sc = scenario_find_traced(so->scenario);
-	const struct bench_preset *preset;
-	const struct bench_workload *wl;
-	struct bench_object objs[MAX_OBJECTS];
-	struct bench_cfg *cfg;
-	char err[1024], err0[1024], *user[MAX_PARAMS + 2];
-	void *shared, *ts[MAX_VTHREADS];
-	struct report rep = {0};
-	int nobj, rc = 0;
 
-	if (!sc) {
-		char names[512] = "";
-		size_t k = 0;
-
-		for (int i = 0; all_scenarios_traced[i] && k < sizeof(names); i++)
-			k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "",
-					      all_scenarios_traced[i]->name);
-		return err2("show: --scenario: %s: no such scenario (scenarios: %s)", so->scenario,
-			    names);
-	}
+	if (!sc)
+		return no_such_scenario(so->scenario);
 	if (bench_unmodelled(sc))
 		return err2("show: --scenario: %s: %s", sc->name, bench_unmodelled(sc));
 	if (!scenario_takes_layout(sc))
@@ -474,16 +475,29 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 	if (!so->preset)
 		return err2("show: --scenario %s needs --preset (the first is %s)", sc->name,
 			    sc->presets[0].name);
-	preset = preset_find(sc, so->preset);
-	if (!preset)
+	*presetp = preset_find(sc, so->preset);
+	if (!*presetp)
 		return err2("show: --preset: %s: scenario %s has no such preset", so->preset,
 			    sc->name);
-	wl = so->workload ? workload_find(sc, so->workload) : &sc->workloads[0];
-	if (!wl)
+	*wlp = so->workload ? workload_find(sc, so->workload) : &sc->workloads[0];
+	if (!*wlp)
 		return err2("show: --workload: %s: scenario %s has no such workload", so->workload,
 			    sc->name);
+	*scp = sc;
+	return 0;
+}
 
-	/* The user's -D values; the layout shown wins, as --layout does. */
+/*
+ * show_cfg - the configuration of the selection with the user's -D values, the layout
+ * shown winning, as --layout does; 0, or 2 with why (a layout's fault at its FILE:LINE).
+ */
+static int show_cfg(const struct show_opts *so, const struct scenario *sc,
+		    const struct bench_preset *preset, const struct bench_workload *wl,
+		    const struct layout *l, struct bench_cfg **cfgp)
+{
+	char err[1024], err0[1024], *user[MAX_PARAMS + 2];
+	struct bench_cfg *c0;
+
 	for (int i = 0; i < so->nparams; i++) {
 		if (!strchr(so->params[i], '=') || so->params[i][0] == '=')
 			return err2("show: -D: %s: expected NAME=VALUE", so->params[i]);
@@ -493,72 +507,76 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 				    so->params[i]);
 		user[i] = so->params[i];
 	}
-	cfg = cfg_new_layout(sc, preset, wl, (int)so->threads, user, so->nparams, l, so->layout,
-			     err, sizeof(err));
-	if (!cfg) {
-		struct bench_cfg *c0 = cfg_new(sc, preset, wl, (int)so->threads, user, so->nparams,
-					       err0, sizeof(err0));
+	*cfgp = cfg_new_layout(sc, preset, wl, (int)so->threads, user, so->nparams, l, so->layout,
+			       err, sizeof(err));
+	if (*cfgp)
+		return 0;
+	c0 = cfg_new(sc, preset, wl, (int)so->threads, user, so->nparams, err0, sizeof(err0));
+	cfg_free(c0);
+	if (!c0 && !strcmp(err, err0))
+		return err2("show: %s", err); /* not about the layout */
+	return check_error(l, err);
+}
 
-		cfg_free(c0);
-		if (!c0 && !strcmp(err, err0))
-			return err2("show: %s", err); /* not about the layout */
-		return check_error(l, err);
-	}
-	shared = sc->setup(cfg, err, sizeof(err));
-	if (!shared) {
-		cfg_free(cfg);
-		return err2("show: %s: setup: %s", sc->name, err);
-	}
-	memset(ts, 0, sizeof(ts));
+/* The state of each of @so's virtual threads into @ts, then their warm-up; 0 or 2. */
+static int setup_threads(const struct show_opts *so, const struct scenario *sc, void *shared,
+			 void **ts)
+{
 	for (int t = 0; t < so->threads; t++) {
 		ts[t] = scenario_thread_setup(sc, shared, t);
-		if (!ts[t]) {
-			rc = err2("show: %s: thread_setup(%d) failed", sc->name, t);
-			goto out;
-		}
+		if (!ts[t])
+			return err2("show: %s: thread_setup(%d) failed", sc->name, t);
 	}
 	for (long r = 0; r < so->warmup; r++)
 		for (int t = 0; t < so->threads; t++)
 			sc->run(shared, ts[t], 1);
+	return 0;
+}
 
-	nobj = scenario_objects(sc, shared, objs, MAX_OBJECTS);
-	if (nobj <= 0) {
-		rc = err2("show: %s: objects() gives no modelled object", sc->name);
-		goto out;
-	}
+/* tr: the modelled objects of @shared, each with its leaves and zeroed counts; 0 or 2. */
+static int trace_objects(const struct scenario *sc, void *shared, int threads)
+{
+	struct bench_object objs[MAX_OBJECTS];
+	int nobj = scenario_objects(sc, shared, objs, MAX_OBJECTS);
+
+	if (nobj <= 0)
+		return err2("show: %s: objects() gives no modelled object", sc->name);
 	memset(&tr, 0, sizeof(tr));
 	tr.o = calloc((size_t)nobj, sizeof(*tr.o));
-	tr.threads = (int)so->threads;
+	tr.threads = threads;
 	for (int i = 0; tr.o && i < nobj; i++) {
 		struct tobj *t = &tr.o[i];
 
 		t->o = objs[i];
 		t->s = layout_find_struct(objs[i].layout, objs[i].sname);
 		t->n = t->s ? layout_leaves(objs[i].layout, objs[i].sname, &t->lv) : -1;
-		if (t->n < 0) {
-			rc = err2("show: %s: object %s: no struct %s in its layout", sc->name,
-				  objs[i].name, objs[i].sname);
-			goto out;
-		}
+		if (t->n < 0)
+			return err2("show: %s: object %s: no struct %s in its layout", sc->name,
+				    objs[i].name, objs[i].sname);
 		t->cnt = calloc((size_t)(t->n + 1) * NACC * (size_t)tr.threads, sizeof(long));
 		t->opmask = calloc((size_t)t->n + 1, sizeof(unsigned));
-		if (!t->cnt || !t->opmask) {
-			rc = err2("show: out of memory");
-			goto out;
-		}
+		if (!t->cnt || !t->opmask)
+			return err2("show: out of memory");
 		tr.n++;
 	}
-	if (!tr.o) {
-		rc = err2("show: out of memory");
-		goto out;
-	}
+	if (!tr.o)
+		return err2("show: out of memory");
+	return 0;
+}
+
+/* @ops counted operations of every virtual thread in turn, each access into tr. */
+static void trace_run(const struct scenario *sc, void *shared, void **ts, long ops)
+{
 	pc_trace_hook = trace_hook;
-	for (long r = 0; r < so->ops; r++)
-		for (tr.cur = 0; tr.cur < so->threads; tr.cur++)
+	for (long r = 0; r < ops; r++)
+		for (tr.cur = 0; tr.cur < tr.threads; tr.cur++)
 			sc->run(shared, ts[tr.cur], 1);
 	pc_trace_hook = NULL;
+}
 
-	/* An atomic RMW needs a field that can take one. */
+/* 2 if the traced run did an atomic RMW on a field whose kind cannot take one, else 0. */
+static int check_rmw_kinds(const struct scenario *sc)
+{
 	for (int i = 0; i < tr.n; i++) {
 		const struct tobj *t = &tr.o[i];
 
@@ -574,19 +592,23 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 				continue;
 			fmt_ops(ops, sizeof(ops),
 				t->opmask[f] & ~((1u << PC_OP_LOAD) | (1u << PC_OP_STORE)));
-			rc = err2(
+			return err2(
 			    "show: %s:%d: field %s (%s of struct %s): scenario %s does atomic "
 			    "%s on it, but its kind is %s: a plain word or a bit-field cannot be "
 			    "updated atomically (mark it atomic if the kernel's type is)",
 			    t->o.layout->source, fd->line, t->lv[f].path, fd->name,
 			    t->lv[f].owner->name, sc->name, ops, layout_kind_name(t->o.layout, fd));
-			goto out;
 		}
 	}
+	return 0;
+}
 
+/* The comment lines above the objects: the layout, the run and how to read the view. */
+static void print_legend(const struct show_opts *so, const struct layout *l, const char *sc,
+			 const char *preset, const char *wl)
+{
 	print_header(l, so->line);
-	printf("/* scenario %s, preset %s, workload %s, layout %s */\n", sc->name, preset->name,
-	       wl->name, l->name);
+	printf("/* scenario %s, preset %s, workload %s, layout %s */\n", sc, preset, wl, l->name);
 	printf("/* traced: %ld virtual thread%s run in turn on one OS thread, one operation at a "
 	       "time: %ld warm-up and %ld counted operations each */\n",
 	       so->threads, so->threads == 1 ? "" : "s", so->warmup, so->ops);
@@ -598,7 +620,11 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 	if (tr.outside)
 		printf("/* %.4g accesses per operation outside the objects below */\n",
 		       (double)tr.outside / (double)(so->ops * so->threads));
+}
 
+/* Each object's group: the first object with the same struct and the same counts. */
+static void group_objects(void)
+{
 	for (int i = 0; i < tr.n; i++) {
 		tr.o[i].group = i;
 		for (int j = 0; j < i; j++) {
@@ -608,47 +634,60 @@ static int show_scenario(const struct show_opts *so, const struct layout *l)
 			}
 		}
 	}
-	for (int i = 0; i < tr.n; i++) {
-		const struct tobj *t = &tr.o[i];
-		char who[512];
-		size_t k = 0;
-		int members = 0;
-		struct ann *a;
+}
 
-		if (t->group != i)
-			continue;
-		for (int j = i; j < tr.n && k < sizeof(who); j++)
-			if (tr.o[j].group == i) {
-				k += (size_t)snprintf(who + k, sizeof(who) - k, "%s%s",
-						      members ? ", " : "", tr.o[j].o.name);
-				members++;
-			}
-		a = calloc((size_t)t->n + 1, sizeof(*a));
-		if (!a) {
-			rc = err2("show: out of memory");
-			goto out;
+/* The annotated struct of group @i (first object tr.o[i]), its lines flagged into @rep. */
+static int print_group(const struct show_opts *so, int i, struct report *rep)
+{
+	const struct tobj *t = &tr.o[i];
+	char who[512];
+	size_t k = 0;
+	int members = 0;
+	struct ann *a;
+
+	for (int j = i; j < tr.n && k < sizeof(who); j++)
+		if (tr.o[j].group == i) {
+			k += (size_t)snprintf(who + k, sizeof(who) - k, "%s%s", members ? ", " : "",
+					      tr.o[j].o.name);
+			members++;
 		}
-		annotate(t, so->ops, a);
-		printf("\n/* object%s %s: struct %s of layout %s */\n", members > 1 ? "s" : "", who,
-		       t->s->name, t->o.layout->name);
-		if (t->undescribed)
-			printf("/* %.4g accesses per operation at offsets no field describes */\n",
-			       (double)t->undescribed / (double)(so->ops * so->threads));
-		print_struct(t->o.layout, t->s, t->lv, t->n, a, (size_t)so->line, so->all, who,
-			     &rep);
-		free(a);
+	a = calloc((size_t)t->n + 1, sizeof(*a));
+	if (!a)
+		return err2("show: out of memory");
+	annotate(t, so->ops, a);
+	printf("\n/* object%s %s: struct %s of layout %s */\n", members > 1 ? "s" : "", who,
+	       t->s->name, t->o.layout->name);
+	if (t->undescribed)
+		printf("/* %.4g accesses per operation at offsets no field describes */\n",
+		       (double)t->undescribed / (double)(so->ops * so->threads));
+	print_struct(t->o.layout, t->s, t->lv, t->n, a, (size_t)so->line, so->all, who, rep);
+	free(a);
+	return 0;
+}
+
+/* Every group of objects, then the static false-sharing report; 0 or 2. */
+static int print_objects(const struct show_opts *so)
+{
+	struct report rep = {0};
+	int rc = 0;
+
+	group_objects();
+	for (int i = 0; i < tr.n && !rc; i++)
+		if (tr.o[i].group == i)
+			rc = print_group(so, i, &rep);
+	if (!rc) {
+		printf("\n/* static false-sharing report: %d cache line%s flagged */\n", rep.n,
+		       rep.n == 1 ? "" : "s");
+		for (int i = 0; i < rep.n; i++)
+			printf("/*   %s */\n", rep.lines[i]);
 	}
-	printf("\n/* static false-sharing report: %d cache line%s flagged */\n", rep.n,
-	       rep.n == 1 ? "" : "s");
-	for (int i = 0; i < rep.n; i++)
-		printf("/*   %s */\n", rep.lines[i]);
-out:
-	pc_trace_hook = NULL;
-	for (int t = 0; t < so->threads; t++)
-		if (ts[t])
-			scenario_thread_teardown(sc, shared, ts[t]);
-	scenario_teardown(sc, shared);
-	cfg_free(cfg);
+	free(rep.lines);
+	return rc;
+}
+
+/* Frees tr's objects and clears it. */
+static void trace_free(void)
+{
 	for (int i = 0; i < tr.n; i++) {
 		free(tr.o[i].lv);
 		free(tr.o[i].cnt);
@@ -656,7 +695,45 @@ out:
 	}
 	free(tr.o);
 	memset(&tr, 0, sizeof(tr));
-	free(rep.lines);
+}
+
+static int show_scenario(const struct show_opts *so, const struct layout *l)
+{
+	const struct scenario *sc = NULL;
+	const struct bench_preset *preset = NULL;
+	const struct bench_workload *wl = NULL;
+	struct bench_cfg *cfg = NULL;
+	char err[1024];
+	void *shared, *ts[MAX_VTHREADS] = {0};
+	int rc;
+
+	rc = find_selection(so, &sc, &preset, &wl);
+	if (!rc)
+		rc = show_cfg(so, sc, preset, wl, l, &cfg);
+	if (rc)
+		return rc;
+	shared = sc->setup(cfg, err, sizeof(err));
+	if (!shared) {
+		cfg_free(cfg);
+		return err2("show: %s: setup: %s", sc->name, err);
+	}
+	rc = setup_threads(so, sc, shared, ts);
+	if (!rc)
+		rc = trace_objects(sc, shared, (int)so->threads);
+	if (!rc) {
+		trace_run(sc, shared, ts, so->ops);
+		rc = check_rmw_kinds(sc);
+	}
+	if (!rc) {
+		print_legend(so, l, sc->name, preset->name, wl->name);
+		rc = print_objects(so);
+	}
+	for (int t = 0; t < so->threads; t++)
+		if (ts[t])
+			scenario_thread_teardown(sc, shared, ts[t]);
+	scenario_teardown(sc, shared);
+	cfg_free(cfg);
+	trace_free();
 	return rc;
 }
 
