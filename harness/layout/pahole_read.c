@@ -574,21 +574,216 @@ static int close_top(struct ph *p, struct ph_top *t, char *s, int line)
 	return 0;
 }
 
+/* The reader's state: the stack of open blocks (indices into p->b) and the line number. */
+struct ph_reader {
+	int stack[PH_DEPTH], depth, line;
+};
+
+/* read_tag - the identifier at *@q into @tag, *@q past it; 0 when none starts there. */
+static int read_tag(const char **q, char *tag, size_t len)
+{
+	const char *e = *q;
+
+	if (!is_ident_start((unsigned char)*e))
+		return 0;
+	while (is_ident((unsigned char)*e))
+		e++;
+	copyn(tag, len, *q, (size_t)(e - *q));
+	*q = e;
+	return 1;
+}
+
+/*
+ * open_top - outside every struct, "struct NAME {" opens a top-level struct (pushed on
+ * @r); any other line is text around the structs. 0, or -1 (a union, a second definition).
+ */
+static int open_top(struct ph *p, struct ph_reader *r, const char *l)
+{
+	char tag[PH_NAME];
+	const char *q = l;
+	int is_union = !strncmp(q, "union ", 6);
+	struct ph_top *t;
+
+	if (strncmp(q, "struct ", 7) && !is_union)
+		return 0;
+	q += is_union ? 6 : 7;
+	ph_skip_blanks(&q);
+	if (!read_tag(&q, tag, sizeof(tag)))
+		return 0;
+	ph_skip_blanks(&q);
+	if (strcmp(q, "{"))
+		return 0; /* not an opening line: text around the structs */
+	if (is_union) {
+		ph_fail(p, r->line,
+			"union %s: a union is not a struct layout (its members overlap)", tag);
+		return -1;
+	}
+	for (int i = 0; i < p->nt; i++) {
+		if (!strcmp(p->t[i].name, tag)) {
+			ph_fail(p, r->line, "struct %s: defined twice (first at line %d)", tag,
+				p->t[i].line);
+			return -1;
+		}
+	}
+	if (ph_grow(p, (void **)&p->t, p->nt, &p->tcap, sizeof(*p->t)))
+		return -1;
+	t = &p->t[p->nt];
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", tag);
+	t->line = r->line;
+	t->members = -1;
+	t->out = -1;
+	t->block = new_block(p, 0, tag, "", r->line);
+	if (t->block < 0)
+		return -1;
+	p->nt++;
+	r->stack[r->depth++] = t->block;
+	return 0;
+}
+
+/*
+ * read_typedef - "/ * typedef NAME [-> NAME2]... * / REST" in pahole -E (pahole 1.24 names
+ * the typedef chain: atomic_long_t -> atomic64_t): NAME, the type the code uses, which
+ * decides the kind, into @tdef, and *@l becomes REST. Before a member ("/ * typedef bool
+ * * / _Bool x;") the C type follows and @tdef is cleared. 0, or -1.
+ */
+static int read_typedef(struct ph *p, char **l, char *tdef, size_t len, int line)
+{
+	const char *q = *l + 11, *e;
+
+	ph_skip_blanks(&q);
+	for (e = q; is_ident((unsigned char)*e); e++)
+		;
+	copyn(tdef, len, q, (size_t)(e - q));
+	ph_skip_blanks(&e);
+	while (!strncmp(e, "->", 2)) {
+		const char *n;
+
+		e += 2;
+		ph_skip_blanks(&e);
+		for (n = e; is_ident((unsigned char)*e); e++)
+			;
+		if (e == n)
+			break;
+		ph_skip_blanks(&e);
+	}
+	if (!tdef[0] || strncmp(e, "*/", 2)) {
+		ph_fail(p, line, "cannot read the typedef comment '%s'", *l);
+		return -1;
+	}
+	*l = trim((char *)e + 2);
+	if ((*l)[0] && (*l)[strlen(*l) - 1] != '{')
+		tdef[0] = 0;
+	return 0;
+}
+
+/*
+ * open_nested - "struct [TAG] {" or "union [TAG] {" inside a struct: a nested block (of
+ * typedef @tdef, or "") pushed on @r. 0, or -1.
+ */
+static int open_nested(struct ph *p, struct ph_reader *r, const char *l, const char *tdef)
+{
+	char tag[PH_NAME] = "";
+	const char *q = l;
+	int is_union = !strncmp(q, "union", 5) && !is_ident((unsigned char)q[5]);
+	int bi;
+
+	if (!is_union && (strncmp(q, "struct", 6) || is_ident((unsigned char)q[6]))) {
+		ph_fail(p, r->line, "expected 'struct [TAG] {' or 'union [TAG] {': '%s'", l);
+		return -1;
+	}
+	q += is_union ? 5 : 6;
+	ph_skip_blanks(&q);
+	if (read_tag(&q, tag, sizeof(tag)))
+		ph_skip_blanks(&q);
+	if (strcmp(q, "{")) {
+		ph_fail(p, r->line, "expected 'struct [TAG] {' or 'union [TAG] {': '%s'", l);
+		return -1;
+	}
+	if (r->depth == PH_DEPTH) {
+		ph_fail(p, r->line, "nested more than %d deep", PH_DEPTH);
+		return -1;
+	}
+	bi = new_block(p, is_union, tag, tdef, r->line);
+	if (bi < 0)
+		return -1;
+	r->stack[r->depth++] = bi;
+	return 0;
+}
+
+/* close_block - a "}" line closes the innermost open block (@t itself at depth 1). 0 or -1. */
+static int close_block(struct ph *p, struct ph_reader *r, struct ph_top *t, char *l)
+{
+	if (r->depth == 1) {
+		if (close_top(p, t, l, r->line))
+			return -1;
+		r->depth = 0;
+		return 0;
+	}
+	r->depth--;
+	return close_nested(p, r->stack[r->depth], r->stack[r->depth - 1], l, r->line) ? -1 : 0;
+}
+
+/*
+ * read_inner - one line @l inside the last top-level struct: blank, a comment, a block
+ * opening (perhaps after a typedef comment), a closing "}", or a member. 0, or -1.
+ */
+static int read_inner(struct ph *p, struct ph_reader *r, char *l)
+{
+	struct ph_top *t = &p->t[p->nt - 1];
+	char tdef[PH_NAME] = "";
+
+	if (!*l)
+		return 0;
+	/* A comment line: "/" "*" at the start, the first "*" "/" at the end. */
+	if (!strncmp(l, "/*", 2) && strlen(l) >= 4 && strstr(l + 2, "*/") == l + strlen(l) - 2)
+		return read_comment(p, t, r->stack[r->depth - 1], r->depth == 1, l, r->line) ? -1
+											     : 0;
+	if (!strncmp(l, "/* typedef ", 11) && read_typedef(p, &l, tdef, sizeof(tdef), r->line))
+		return -1;
+	if (l[0] && l[strlen(l) - 1] == '{')
+		return open_nested(p, r, l, tdef);
+	if (tdef[0]) {
+		ph_fail(p, r->line, "a typedef comment must precede 'struct {' or 'union {'");
+		return -1;
+	}
+	if (l[0] == '}')
+		return close_block(p, r, t, l);
+	return read_member(p, r->stack[r->depth - 1], l, r->line) ? -1 : 0;
+}
+
+/* read_end - at the end of the text: every block closed and at least one struct. 0 or -1. */
+static int read_end(struct ph *p, const struct ph_reader *r)
+{
+	if (r->depth) {
+		const struct ph_block *b = &p->b[r->stack[r->depth - 1]];
+
+		ph_fail(p, b->line, "%s %s: not closed before the end of the text (truncated?)",
+			b->is_union ? "union" : "struct", b->tag[0] ? b->tag : "(anonymous)");
+		return -1;
+	}
+	if (!p->nt) {
+		ph_fail(p, r->line ? r->line : 1,
+			"no struct found (expected pahole output: 'struct NAME {' ... '};')");
+		return -1;
+	}
+	return 0;
+}
+
 int ph_read_text(struct ph *p, const char *text)
 {
-	int stack[PH_DEPTH], depth = 0, line = 0;
-	struct ph_top *t = NULL;
+	struct ph_reader r = {.depth = 0};
 	const char *s = text;
 
 	while (*s && !p->failed) {
 		const char *nl = strchr(s, '\n');
 		size_t n = nl ? (size_t)(nl - s) : strlen(s);
-		char buf[1024], *l, tdef[PH_NAME] = "";
+		char buf[1024], *l;
 
-		line++;
+		r.line++;
 		if (n >= sizeof(buf)) {
-			if (depth) {
-				ph_fail(p, line, "line too long (%zu bytes)", n);
+			if (r.depth) {
+				ph_fail(p, r.line, "line too long (%zu bytes)", n);
 				return -1;
 			}
 			s = nl ? nl + 1 : s + n;
@@ -598,172 +793,10 @@ int ph_read_text(struct ph *p, const char *text)
 		buf[n] = '\0';
 		s = nl ? nl + 1 : s + n;
 		l = trim(buf);
-
-		if (!depth) {
-			char tag[PH_NAME];
-			const char *q = l;
-			int is_union = !strncmp(q, "union ", 6);
-
-			if (strncmp(q, "struct ", 7) && !is_union)
-				continue;
-			q += is_union ? 6 : 7;
-			ph_skip_blanks(&q);
-			{
-				const char *e = q;
-
-				while (is_ident((unsigned char)*e))
-					e++;
-				if (e == q || !is_ident_start((unsigned char)*q))
-					continue;
-				copyn(tag, sizeof(tag), q, (size_t)(e - q));
-				q = e;
-			}
-			ph_skip_blanks(&q);
-			if (strcmp(q, "{"))
-				continue; /* not an opening line: text around the structs */
-			if (is_union) {
-				ph_fail(p, line,
-					"union %s: a union is not a struct layout (its members "
-					"overlap)",
-					tag);
-				return -1;
-			}
-			for (int i = 0; i < p->nt; i++) {
-				if (!strcmp(p->t[i].name, tag)) {
-					ph_fail(p, line,
-						"struct %s: defined twice (first at line %d)", tag,
-						p->t[i].line);
-					return -1;
-				}
-			}
-			if (ph_grow(p, (void **)&p->t, p->nt, &p->tcap, sizeof(*p->t)))
-				return -1;
-			t = &p->t[p->nt];
-			memset(t, 0, sizeof(*t));
-			snprintf(t->name, sizeof(t->name), "%s", tag);
-			t->line = line;
-			t->members = -1;
-			t->out = -1;
-			t->block = new_block(p, 0, tag, "", line);
-			if (t->block < 0)
-				return -1;
-			p->nt++;
-			stack[depth++] = t->block;
-			continue;
-		}
-		t = &p->t[p->nt - 1];
-		if (!*l)
-			continue;
-		/* A comment line: "/" "*" at the start, the first "*" "/" at the end. */
-		if (!strncmp(l, "/*", 2) && strlen(l) >= 4 &&
-		    strstr(l + 2, "*/") == l + strlen(l) - 2) {
-			if (read_comment(p, t, stack[depth - 1], depth == 1, l, line))
-				return -1;
-			continue;
-		}
-		/*
-		 * "/ * typedef NAME [-> NAME2]... * / struct {" (or a member) in pahole -E:
-		 * pahole 1.24 names the typedef chain (atomic_long_t -> atomic64_t); the first
-		 * name is the type the code uses, which decides the kind.
-		 */
-		if (!strncmp(l, "/* typedef ", 11)) {
-			const char *q = l + 11, *e;
-
-			ph_skip_blanks(&q);
-			for (e = q; is_ident((unsigned char)*e); e++)
-				;
-			copyn(tdef, sizeof(tdef), q, (size_t)(e - q));
-			ph_skip_blanks(&e);
-			while (!strncmp(e, "->", 2)) {
-				const char *n;
-
-				e += 2;
-				ph_skip_blanks(&e);
-				for (n = e; is_ident((unsigned char)*e); e++)
-					;
-				if (e == n)
-					break;
-				ph_skip_blanks(&e);
-			}
-			if (!tdef[0] || strncmp(e, "*/", 2)) {
-				ph_fail(p, line, "cannot read the typedef comment '%s'", l);
-				return -1;
-			}
-			l = trim((char *)e + 2);
-			/* Before a member ("/ * typedef bool * / _Bool x;"): the C type follows. */
-			if (l[0] && l[strlen(l) - 1] != '{')
-				tdef[0] = 0;
-		}
-		if (l[0] && l[strlen(l) - 1] == '{') {
-			char tag[PH_NAME] = "";
-			const char *q = l;
-			int is_union = !strncmp(q, "union", 5) && !is_ident((unsigned char)q[5]);
-			int bi;
-
-			if (!is_union &&
-			    (strncmp(q, "struct", 6) || is_ident((unsigned char)q[6]))) {
-				ph_fail(p, line,
-					"expected 'struct [TAG] {' or 'union [TAG] {': '%s'", l);
-				return -1;
-			}
-			q += is_union ? 5 : 6;
-			ph_skip_blanks(&q);
-			if (is_ident_start((unsigned char)*q)) {
-				const char *e = q;
-
-				while (is_ident((unsigned char)*e))
-					e++;
-				copyn(tag, sizeof(tag), q, (size_t)(e - q));
-				q = e;
-				ph_skip_blanks(&q);
-			}
-			if (strcmp(q, "{")) {
-				ph_fail(p, line,
-					"expected 'struct [TAG] {' or 'union [TAG] {': '%s'", l);
-				return -1;
-			}
-			if (depth == PH_DEPTH) {
-				ph_fail(p, line, "nested more than %d deep", PH_DEPTH);
-				return -1;
-			}
-			bi = new_block(p, is_union, tag, tdef, line);
-			if (bi < 0)
-				return -1;
-			stack[depth++] = bi;
-			continue;
-		}
-		if (tdef[0]) {
-			ph_fail(p, line, "a typedef comment must precede 'struct {' or 'union {'");
-			return -1;
-		}
-		if (l[0] == '}') {
-			if (depth == 1) {
-				if (close_top(p, t, l, line))
-					return -1;
-				depth = 0;
-				continue;
-			}
-			depth--;
-			if (close_nested(p, stack[depth], stack[depth - 1], l, line))
-				return -1;
-			continue;
-		}
-		if (read_member(p, stack[depth - 1], l, line))
+		if (r.depth ? read_inner(p, &r, l) : open_top(p, &r, l))
 			return -1;
 	}
 	if (p->failed)
 		return -1;
-	if (depth) {
-		const struct ph_block *b = &p->b[stack[depth - 1]];
-
-		ph_fail(p, b->line, "%s %s: not closed before the end of the text (truncated?)",
-			b->is_union ? "union" : "struct", b->tag[0] ? b->tag : "(anonymous)");
-		return -1;
-	}
-	if (!p->nt) {
-		ph_fail(p, line ? line : 1,
-			"no struct found (expected pahole output: 'struct NAME {' ... '};')");
-		return -1;
-	}
-	return 0;
+	return read_end(p, &r);
 }
