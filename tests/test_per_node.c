@@ -486,16 +486,130 @@ static long rstat_sim(long k, long depth, long b, long batch, int unconditional)
 	return unconditional ? crossings : (crossings < 2 ? crossings : 2);
 }
 
+/* Where test_sequential's instance keeps the hot fields: seq_hook counts their accesses. */
+static void seq_watch(const struct inst *in)
+{
+	const char *pn = in->obj[0].base;
+	long lists = pn_off(in, "lruvec.lists"), zone = pn_off(in, "lru_zone_size");
+
+	memset(&tr, 0, sizeof(tr));
+	tr.addr[H_MEMCG] = pn + pn_off(in, "memcg");
+	tr.addr[H_PCPU] = pn + pn_off(in, "lruvec_stats_percpu");
+	tr.addr[H_PGDAT] = pn + pn_off(in, "lruvec.pgdat");
+	tr.addr[H_LOCK] = pn + pn_off(in, "lruvec.lru_lock");
+	tr.addr[H_ZONE] = pn + zone + 8 * ZONE_NORMAL * NR_LRU; /* [NORMAL][inactive_anon] */
+	tr.addr[H_HEAD_NEXT] = pn + lists;
+	tr.addr[H_HEAD_PREV] = pn + lists + 8;
+	tr.addr[H_THRESH] = in->obj[1].base;
+	tr.pn_lo = pn;
+	tr.pn_hi = pn + layout_find_struct(in->obj[0].layout, PN)->size;
+}
+
+/*
+ * The accesses seq_hook counted in ops 21..100 (80 ops, steady state): faults 21..100 drain
+ * the lru_add batch at 24, 28, ..., 100 (20 holds) and unmaps 13..92 free at 16, 20, ..., 92
+ * (20 holds): 40 holds, 0.5 per op = 2 / B. Uncontended, a qspinlock hold is one cmpxchg and
+ * one 1-byte store (the test-and-set lock: one lock, one unlock). Per op: 4 stat updates
+ * (fault, unmap, the added and the deleted page), each reading pgdat, memcg and
+ * lruvec_stats_percpu; lru_zone_size read and written twice; head.next read and written
+ * once (list_add); head.prev written once (the deleted page is the oldest, next to the head).
+ */
+static void check_steady_accesses(const struct inst *in, int qspin, long batch)
+{
+	const long ops = 80, holds = 40;
+	const struct {
+		int h, op;
+		long n;
+	} inv[] = {
+	    {H_LOCK, qspin ? PC_OP_CMPXCHG : PC_OP_LOCK, holds},
+	    {H_LOCK, qspin ? PC_OP_STORE : PC_OP_UNLOCK, holds},
+	    {H_MEMCG, PC_OP_LOAD, 4 * ops},
+	    {H_PCPU, PC_OP_LOAD, 4 * ops},
+	    {H_PGDAT, PC_OP_LOAD, 4 * ops},
+	    {H_ZONE, PC_OP_LOAD, 2 * ops},
+	    {H_ZONE, PC_OP_STORE, 2 * ops},
+	    {H_HEAD_NEXT, PC_OP_LOAD, ops},
+	    {H_HEAD_NEXT, PC_OP_STORE, ops},
+	    {H_HEAD_PREV, PC_OP_STORE, ops},
+	};
+	long seen_lock = 0;
+	char what[300];
+
+	for (size_t j = 0; j < ARRAY_SIZE(inv); j++) {
+		snprintf(what, sizeof(what), "%s: %s %s in %ld ops", in->label, hot_names[inv[j].h],
+			 pc_op_name((enum pc_op)inv[j].op), ops);
+		CHECK_EQ(what, tr.n[inv[j].h][inv[j].op], inv[j].n);
+	}
+	for (int op = 0; op < PC_OP_COUNT; op++)
+		seen_lock += tr.n[H_LOCK][op];
+	snprintf(what, sizeof(what), "%s: every access to lru_lock", in->label);
+	CHECK_EQ(what, seen_lock, 2 * holds);
+	for (int h = 0; h < H_THRESH; h++)
+		for (int op = 0; op < PC_OP_COUNT; op++) {
+			if (h == H_LOCK || op == PC_OP_LOAD || op == PC_OP_STORE)
+				continue;
+			snprintf(what, sizeof(what), "%s: %s %s", in->label, hot_names[h],
+				 pc_op_name((enum pc_op)op));
+			CHECK_EQ(what, tr.n[h][op], 0);
+		}
+	snprintf(what, sizeof(what), "%s: atomic RMW elsewhere in the struct", in->label);
+	CHECK_EQ(what, tr.other_rmw, 0);
+	/* 320 updates: about one threshold access per batch of them */
+	snprintf(what, sizeof(what), "%s: stats_flush_threshold loads", in->label);
+	CHECK(tr.n[H_THRESH][PC_OP_LOAD] <= 320 / batch + 1, "%s: %ld", what,
+	      tr.n[H_THRESH][PC_OP_LOAD]);
+}
+
+/*
+ * The per-node struct after @done ops: @want pages on lru_zone_size[NORMAL][inactive_anon]
+ * and on its well-linked list, every other zone size and list empty.
+ */
+static void check_lru(const struct inst *in, long done, long want)
+{
+	const char *pn = in->obj[0].base;
+	long lists = pn_off(in, "lruvec.lists"), zone = pn_off(in, "lru_zone_size");
+	char what[300];
+
+	snprintf(what, sizeof(what), "%s after %ld ops: lru_zone_size[NORMAL][inactive_anon]",
+		 in->label, done);
+	CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), want);
+	for (int z = 0; z < 5; z++)
+		for (int l = 0; l < NR_LRU; l++) {
+			if (z == ZONE_NORMAL && l == 0)
+				continue;
+			snprintf(what, sizeof(what), "%s after %ld ops: lru_zone_size[%d][%d]",
+				 in->label, done, z, l);
+			CHECK_EQ(what, word_at(pn, zone + 8 * (z * NR_LRU + l)), 0);
+		}
+	snprintf(what, sizeof(what), "%s after %ld ops: inactive_anon list", in->label, done);
+	CHECK_EQ(what, list_check(what, pn + lists), want);
+	for (int l = 1; l < NR_LRU; l++) {
+		snprintf(what, sizeof(what), "%s after %ld ops: list %d", in->label, done, l);
+		CHECK_EQ(what, list_check(what, pn + lists + 16 * l), 0);
+	}
+}
+
+/* After thread_teardown: the thread's pages are off the LRU and lru_lock is free. */
+static void check_torn_down(const struct inst *in)
+{
+	const char *pn = in->obj[0].base;
+	char what[300];
+
+	snprintf(what, sizeof(what), "%s after thread_teardown: lru_zone_size", in->label);
+	CHECK_EQ(what, word_at(pn, pn_off(in, "lru_zone_size") + 8 * ZONE_NORMAL * NR_LRU), 0);
+	snprintf(what, sizeof(what), "%s after thread_teardown: list", in->label);
+	CHECK_EQ(what, list_check(what, pn + pn_off(in, "lruvec.lists")), 0);
+	snprintf(what, sizeof(what), "%s after thread_teardown: lru_lock word", in->label);
+	CHECK_EQ(what, (long)atomic_load((pc_lock *)tr.addr[H_LOCK]), 0);
+}
+
 static void test_sequential(const char *preset, const char *flush, const char *lock)
 {
 	const long depth = 8, b = 4, ks[] = {1, 3, 4, 5, 8, 9, 12, 20, 100};
 	char fl[64], lk_[64], *user[] = {"depth=8", "fbatch_add=4", "fbatch_free=4", fl, lk_};
-	const int qspin = !strcmp(lock, "qspinlock");
-	const struct scenario *sc;
 	struct inst in;
 	char what[300];
-	long done = 0, lists, zone, batch;
-	const char *pn;
+	long done = 0, batch;
 	void *ts;
 
 	snprintf(fl, sizeof(fl), "flush=%s", flush);
@@ -504,115 +618,27 @@ static void test_sequential(const char *preset, const char *flush, const char *l
 		inst_close(&in);
 		return;
 	}
-	sc = in.sc;
-	pn = in.obj[0].base;
-	lists = pn_off(&in, "lruvec.lists");
-	zone = pn_off(&in, "lru_zone_size");
 	batch = bench_long(in.cfg, "batch");
-	memset(&tr, 0, sizeof(tr));
-	tr.addr[H_MEMCG] = pn + pn_off(&in, "memcg");
-	tr.addr[H_PCPU] = pn + pn_off(&in, "lruvec_stats_percpu");
-	tr.addr[H_PGDAT] = pn + pn_off(&in, "lruvec.pgdat");
-	tr.addr[H_LOCK] = pn + pn_off(&in, "lruvec.lru_lock");
-	tr.addr[H_ZONE] = pn + zone + 8 * ZONE_NORMAL * NR_LRU; /* [NORMAL][inactive_anon] */
-	tr.addr[H_HEAD_NEXT] = pn + lists;
-	tr.addr[H_HEAD_PREV] = pn + lists + 8;
-	tr.addr[H_THRESH] = in.obj[1].base;
-	tr.pn_lo = pn;
-	tr.pn_hi = pn + layout_find_struct(in.obj[0].layout, PN)->size;
-	ts = scenario_thread_setup(sc, in.shared, 0);
+	seq_watch(&in);
+	ts = scenario_thread_setup(in.sc, in.shared, 0);
 	CHECK(ts, "%s: thread_setup", in.label);
 	if (!ts) {
 		inst_close(&in);
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(ks); i++) {
-		long want = lru_pages(ks[i], depth, b);
-
 		if (ks[i] == 100) { /* count the accesses of the ops 21..100 (steady state) */
 			memset(tr.n, 0, sizeof(tr.n));
 			tr.other_rmw = 0;
 			pc_trace_hook = seq_hook;
 		}
-		CHECK_EQ("run() return", sc->run(in.shared, ts, (uint64_t)(ks[i] - done)),
+		CHECK_EQ("run() return", in.sc->run(in.shared, ts, (uint64_t)(ks[i] - done)),
 			 ks[i] - done);
 		pc_trace_hook = NULL;
-		if (ks[i] == 100) {
-			/*
-			 * 80 ops: faults 21..100 drain the lru_add batch at 24, 28, ..., 100 (20
-			 * holds) and unmaps 13..92 free at 16, 20, ..., 92 (20 holds): 40 holds,
-			 * 0.5 per op = 2 / B. Uncontended, a qspinlock hold is one cmpxchg and one
-			 * 1-byte store (the test-and-set lock: one lock, one unlock). Per op: 4
-			 * stat updates (fault, unmap, the added and the deleted page), each reading
-			 * pgdat, memcg and lruvec_stats_percpu; lru_zone_size read and written
-			 * twice; head.next read and written once (list_add); head.prev written once
-			 * (the deleted page is the oldest, next to the head).
-			 */
-			const long ops = 80, holds = 40;
-			const struct {
-				int h, op;
-				long n;
-			} inv[] = {
-			    {H_LOCK, qspin ? PC_OP_CMPXCHG : PC_OP_LOCK, holds},
-			    {H_LOCK, qspin ? PC_OP_STORE : PC_OP_UNLOCK, holds},
-			    {H_MEMCG, PC_OP_LOAD, 4 * ops},
-			    {H_PCPU, PC_OP_LOAD, 4 * ops},
-			    {H_PGDAT, PC_OP_LOAD, 4 * ops},
-			    {H_ZONE, PC_OP_LOAD, 2 * ops},
-			    {H_ZONE, PC_OP_STORE, 2 * ops},
-			    {H_HEAD_NEXT, PC_OP_LOAD, ops},
-			    {H_HEAD_NEXT, PC_OP_STORE, ops},
-			    {H_HEAD_PREV, PC_OP_STORE, ops},
-			};
-			long seen_lock = 0;
-
-			for (size_t j = 0; j < ARRAY_SIZE(inv); j++) {
-				snprintf(what, sizeof(what), "%s: %s %s in %ld ops", in.label,
-					 hot_names[inv[j].h], pc_op_name((enum pc_op)inv[j].op),
-					 ops);
-				CHECK_EQ(what, tr.n[inv[j].h][inv[j].op], inv[j].n);
-			}
-			for (int op = 0; op < PC_OP_COUNT; op++)
-				seen_lock += tr.n[H_LOCK][op];
-			snprintf(what, sizeof(what), "%s: every access to lru_lock", in.label);
-			CHECK_EQ(what, seen_lock, 2 * holds);
-			for (int h = 0; h < H_THRESH; h++)
-				for (int op = 0; op < PC_OP_COUNT; op++) {
-					if (h == H_LOCK || op == PC_OP_LOAD || op == PC_OP_STORE)
-						continue;
-					snprintf(what, sizeof(what), "%s: %s %s", in.label,
-						 hot_names[h], pc_op_name((enum pc_op)op));
-					CHECK_EQ(what, tr.n[h][op], 0);
-				}
-			snprintf(what, sizeof(what), "%s: atomic RMW elsewhere in the struct",
-				 in.label);
-			CHECK_EQ(what, tr.other_rmw, 0);
-			/* 320 updates: about one threshold access per batch of them */
-			snprintf(what, sizeof(what), "%s: stats_flush_threshold loads", in.label);
-			CHECK(tr.n[H_THRESH][PC_OP_LOAD] <= 320 / batch + 1, "%s: %ld", what,
-			      tr.n[H_THRESH][PC_OP_LOAD]);
-		}
+		if (ks[i] == 100)
+			check_steady_accesses(&in, !strcmp(lock, "qspinlock"), batch);
 		done = ks[i];
-		snprintf(what, sizeof(what),
-			 "%s after %ld ops: lru_zone_size[NORMAL][inactive_anon]", in.label, done);
-		CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), want);
-		for (int z = 0; z < 5; z++)
-			for (int l = 0; l < NR_LRU; l++) {
-				if (z == ZONE_NORMAL && l == 0)
-					continue;
-				snprintf(what, sizeof(what),
-					 "%s after %ld ops: lru_zone_size[%d][%d]", in.label, done,
-					 z, l);
-				CHECK_EQ(what, word_at(pn, zone + 8 * (z * NR_LRU + l)), 0);
-			}
-		snprintf(what, sizeof(what), "%s after %ld ops: inactive_anon list", in.label,
-			 done);
-		CHECK_EQ(what, list_check(what, pn + lists), want);
-		for (int l = 1; l < NR_LRU; l++) {
-			snprintf(what, sizeof(what), "%s after %ld ops: list %d", in.label, done,
-				 l);
-			CHECK_EQ(what, list_check(what, pn + lists + 16 * l), 0);
-		}
+		check_lru(&in, done, lru_pages(done, depth, b));
 		snprintf(what, sizeof(what), "%s after %ld ops: stats_flush_threshold", in.label,
 			 done);
 		CHECK_EQ(what, atomic_load((pc_word *)in.obj[1].base),
@@ -622,13 +648,8 @@ static void test_sequential(const char *preset, const char *flush, const char *l
 	CHECK(lru_pages(1, 8, 4) == 0 && lru_pages(4, 8, 4) == 4 && lru_pages(9, 8, 4) == 8 &&
 		  lru_pages(12, 8, 4) == 8 && lru_pages(100, 8, 4) == 8,
 	      "lru_pages hand values");
-	scenario_thread_teardown(sc, in.shared, ts);
-	snprintf(what, sizeof(what), "%s after thread_teardown: lru_zone_size", in.label);
-	CHECK_EQ(what, word_at(pn, zone + 8 * ZONE_NORMAL * NR_LRU), 0);
-	snprintf(what, sizeof(what), "%s after thread_teardown: list", in.label);
-	CHECK_EQ(what, list_check(what, pn + lists), 0);
-	snprintf(what, sizeof(what), "%s after thread_teardown: lru_lock word", in.label);
-	CHECK_EQ(what, (long)atomic_load((pc_lock *)tr.addr[H_LOCK]), 0);
+	scenario_thread_teardown(in.sc, in.shared, ts);
+	check_torn_down(&in);
 	inst_close(&in);
 }
 
