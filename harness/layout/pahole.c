@@ -654,15 +654,168 @@ static int select_structs(struct ph *p, const char *list, int *keep)
 	return 0;
 }
 
+/* The output structs of the kept top-level structs; the first kept one, or -1 on failure. */
+static int emit_kept(struct ph *p, const int *keep, const char *structs)
+{
+	int first = -1;
+
+	for (int i = 0; i < p->nt; i++) {
+		if (!keep[i])
+			continue;
+		if (first < 0)
+			first = i;
+		if (emit_top(p, i) < 0)
+			return -1;
+	}
+	if (first < 0)
+		ph_fail(p, 0, "no struct selected by --struct '%s'", structs);
+	return first;
+}
+
+/*
+ * order_kept - into @list (p->no + 1 entries), the output structs to write: only the kept
+ * ones and what they nest, nested ones first. Their count, or -1 (out of memory).
+ */
+static int order_kept(struct ph *p, const int *keep, int *list)
+{
+	int *state = calloc((size_t)p->no + 1, sizeof(*state)), n = 0;
+
+	if (!state) {
+		ph_fail(p, 0, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < p->nt; i++)
+		if (keep[i] && p->t[i].out >= 0)
+			order(p, p->t[i].out, state, list, &n);
+	free(state);
+	return n;
+}
+
+/* The layout's name into @name: --name, or the first kept struct's; 0, or -1 when bad. */
+static int name_layout(struct ph *p, const char *opt, const char *first, char *name)
+{
+	snprintf(name, LAYOUT_NAME_MAX, "%s", opt ? opt : first);
+	if (!name[0] || strlen(opt ? opt : name) >= LAYOUT_NAME_MAX ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
+		strlen(name)) {
+		ph_fail(p, 0, "bad layout name '%s' (want [A-Za-z0-9_.+-], < %d chars)",
+			opt ? opt : name, LAYOUT_NAME_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* The comment lines saying where the layout comes from, then "layout NAME" and "desc". */
+static void write_head(struct text *t, const char *source, const char *name, const char *desc)
+{
+	char src[256], d[160];
+
+	snprintf(src, sizeof(src), "%s", source);
+	clean(src);
+	/* btf.c gives its text as "btf:PATH" (libbpf, rendered as pahole -E prints it). */
+	if (!strncmp(src, "btf:", 4))
+		tx(t, 0, "# imported by pcbench layout import from BTF: %s\n", src + 4);
+	else
+		tx(t, 0, "# imported by pcbench layout import from pahole output: %s\n", src);
+	if (!strncmp(source, "btf:", 4))
+		tx(t, 0,
+		   "# offsets and sizes from BTF; kinds from the C types (see docs/layouts.md, "
+		   "Layouts from the running kernel)\n");
+	else
+		tx(t, 0,
+		   "# offsets and sizes from pahole; kinds from the C types (see README, Layouts "
+		   "from outside)\n");
+	if (desc)
+		snprintf(d, sizeof(d), "%s", desc);
+	else
+		snprintf(d, sizeof(d), "imported from pahole output: %s", source);
+	clean(d);
+	tx(t, 0, "layout %s\n", name);
+	tx(t, 0, "desc %s\n", d);
+}
+
+/*
+ * check_text - the layout text @t parses back; 0, or -1 with the parser's message at the
+ * pahole line the failing line came from.
+ */
+static int check_text(struct ph *p, const struct text *t)
+{
+	char perr[512];
+	struct layout *check = layout_parse(t->s, "(generated)", perr, sizeof(perr));
+	const char *q = perr + strlen("(generated):");
+	size_t ln = 0;
+	int src = 0;
+
+	if (check) {
+		layout_free(check);
+		return 0;
+	}
+	/* "(generated):N: problem": name the pahole line instead. */
+	if (!strncmp(perr, "(generated):", 12) && !ph_num(&q, &ln) && *q == ':') {
+		if (ln > 0 && (int)ln <= t->lines)
+			src = t->map[ln];
+		q++;
+		ph_skip_blanks(&q);
+	} else {
+		q = perr;
+	}
+	ph_fail(p, src, "%s", q);
+	return -1;
+}
+
+/* Frees what reading and emitting allocated in @p. */
+static void ph_free(struct ph *p)
+{
+	for (int i = 0; i < p->nb; i++)
+		free(p->b[i].m);
+	free(p->b);
+	free(p->t);
+	for (int i = 0; i < p->no; i++)
+		free(p->o[i].f);
+	free(p->o);
+}
+
+/* to_layout - the layout text of @p's structs that @opts select, or NULL (failed). */
+static char *to_layout(struct ph *p, const struct pahole_opts *opts)
+{
+	struct text t = {0};
+	char name[LAYOUT_NAME_MAX], *out = NULL;
+	int *keep = calloc((size_t)p->nt, sizeof(*keep)), *list = NULL, nlist = -1, first = -1;
+
+	if (!keep)
+		ph_fail(p, 0, "out of memory");
+	else if (!select_structs(p, opts->structs, keep))
+		first = emit_kept(p, keep, opts->structs);
+	if (first >= 0) {
+		list = calloc((size_t)p->no + 1, sizeof(*list));
+		if (!list)
+			ph_fail(p, 0, "out of memory");
+		else
+			nlist = order_kept(p, keep, list);
+	}
+	if (nlist >= 0 && !name_layout(p, opts->name, p->t[first].name, name)) {
+		write_head(&t, p->source, name, opts->desc);
+		for (int i = 0; i < nlist; i++)
+			write_struct(&t, &p->o[list[i]]);
+		if (t.oom)
+			ph_fail(p, 0, "out of memory");
+		else if (!check_text(p, &t)) {
+			out = t.s;
+			t.s = NULL;
+		}
+	}
+	free(t.s);
+	free(t.map);
+	free(keep);
+	free(list);
+	return out;
+}
+
 char *pahole_to_layout(const char *text, const char *source, const struct pahole_opts *opts,
 		       char *err, size_t errlen)
 {
 	static const struct pahole_opts none;
 	struct ph p = {.source = source ? source : "(pahole)", .err = err, .errlen = errlen};
-	struct text t = {0};
-	char name[LAYOUT_NAME_MAX], desc[160], perr[512];
-	int *keep = NULL, *state = NULL, *list = NULL, nlist = 0, first = -1;
-	struct layout *check;
 	char *out = NULL;
 
 	if (!opts)
@@ -674,112 +827,8 @@ char *pahole_to_layout(const char *text, const char *source, const struct pahole
 		ph_fail(&p, 0, "no text");
 		return NULL;
 	}
-	if (ph_read_text(&p, text))
-		goto done;
-	keep = calloc((size_t)p.nt, sizeof(*keep));
-	if (!keep) {
-		ph_fail(&p, 0, "out of memory");
-		goto done;
-	}
-	if (select_structs(&p, opts->structs, keep))
-		goto done;
-	for (int i = 0; i < p.nt; i++) {
-		if (!keep[i])
-			continue;
-		if (first < 0)
-			first = i;
-		if (emit_top(&p, i) < 0)
-			goto done;
-	}
-	if (first < 0) {
-		ph_fail(&p, 0, "no struct selected by --struct '%s'", opts->structs);
-		goto done;
-	}
-	/* Only the kept structs and what they nest, nested ones first. */
-	state = calloc((size_t)p.no + 1, sizeof(*state));
-	list = calloc((size_t)p.no + 1, sizeof(*list));
-	if (!state || !list) {
-		ph_fail(&p, 0, "out of memory");
-		goto done;
-	}
-	for (int i = 0; i < p.nt; i++)
-		if (keep[i] && p.t[i].out >= 0)
-			order(&p, p.t[i].out, state, list, &nlist);
-
-	snprintf(name, sizeof(name), "%s", opts->name ? opts->name : p.t[first].name);
-	if (!name[0] || strlen(opts->name ? opts->name : name) >= sizeof(name) ||
-	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-") !=
-		strlen(name)) {
-		ph_fail(&p, 0, "bad layout name '%s' (want [A-Za-z0-9_.+-], < %d chars)",
-			opts->name ? opts->name : name, LAYOUT_NAME_MAX);
-		goto done;
-	}
-	if (opts->desc)
-		snprintf(desc, sizeof(desc), "%s", opts->desc);
-	else
-		snprintf(desc, sizeof(desc), "imported from pahole output: %s", p.source);
-	clean(desc);
-	{
-		char src[256];
-
-		snprintf(src, sizeof(src), "%s", p.source);
-		clean(src);
-		/* btf.c gives its text as "btf:PATH" (libbpf, rendered as pahole -E prints it). */
-		if (!strncmp(src, "btf:", 4))
-			tx(&t, 0, "# imported by pcbench layout import from BTF: %s\n", src + 4);
-		else
-			tx(&t, 0, "# imported by pcbench layout import from pahole output: %s\n",
-			   src);
-	}
-	if (!strncmp(p.source, "btf:", 4))
-		tx(&t, 0,
-		   "# offsets and sizes from BTF; kinds from the C types (see docs/layouts.md, "
-		   "Layouts from the running kernel)\n");
-	else
-		tx(&t, 0,
-		   "# offsets and sizes from pahole; kinds from the C types (see README, Layouts "
-		   "from outside)\n");
-	tx(&t, 0, "layout %s\n", name);
-	tx(&t, 0, "desc %s\n", desc);
-	for (int i = 0; i < nlist; i++)
-		write_struct(&t, &p.o[list[i]]);
-	if (t.oom) {
-		ph_fail(&p, 0, "out of memory");
-		goto done;
-	}
-	check = layout_parse(t.s, "(generated)", perr, sizeof(perr));
-	if (!check) {
-		/* "(generated):N: problem": name the pahole line instead. */
-		const char *q = perr + strlen("(generated):");
-		size_t ln = 0;
-		int src = 0;
-
-		if (!strncmp(perr, "(generated):", 12) && !ph_num(&q, &ln) && *q == ':') {
-			if (ln > 0 && (int)ln <= t.lines)
-				src = t.map[ln];
-			q++;
-			ph_skip_blanks(&q);
-		} else {
-			q = perr;
-		}
-		ph_fail(&p, src, "%s", q);
-		goto done;
-	}
-	layout_free(check);
-	out = t.s;
-	t.s = NULL;
-done:
-	free(t.s);
-	free(t.map);
-	free(keep);
-	free(state);
-	free(list);
-	for (int i = 0; i < p.nb; i++)
-		free(p.b[i].m);
-	free(p.b);
-	free(p.t);
-	for (int i = 0; i < p.no; i++)
-		free(p.o[i].f);
-	free(p.o);
+	if (!ph_read_text(&p, text))
+		out = to_layout(&p, opts);
+	ph_free(&p);
 	return out;
 }
