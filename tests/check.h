@@ -84,4 +84,22 @@ static inline char *read_all(const char *path)
 	return buf;
 }
 
+/*
+ * mem_out - a stream writing into memory: after fclose, *@buf is the NUL-terminated text
+ * (free it) and *@len its length. Exits when the stream cannot be made.
+ */
+static inline FILE *mem_out(char **buf, size_t *len)
+{
+	FILE *f;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	if (!f) {
+		perror("open_memstream");
+		exit(1);
+	}
+	return f;
+}
+
 #endif

@@ -176,14 +176,10 @@ static void test_table(void)
 
 static char *list(const char *pmu, int *rc, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf;
+	size_t len;
+	FILE *f = mem_out(&buf, &len);
 
-	if (!f) {
-		perror("open_memstream");
-		exit(1);
-	}
 	err[0] = 0;
 	*rc = pmu_list_events(f, pmu, err, errlen);
 	fclose(f);

@@ -17,7 +17,10 @@ struct table {
 	int ncols;
 	struct table_col *col;
 	int *hide;
-	int indent; /* blanks before each text line */
+	int *width;	  /* text: each column's least width */
+	int *gap;	  /* text: blanks before each column but the first visible one */
+	int indent;	  /* blanks before each text line */
+	int keep_heading; /* the heading line even without rows */
 	struct trow *row;
 	int nrows, cap;
 };
@@ -30,6 +33,10 @@ struct table *table_new(int ncols, const struct table_col *cols)
 	t->col = xcalloc((size_t)ncols, sizeof(*t->col));
 	memcpy(t->col, cols, (size_t)ncols * sizeof(*cols));
 	t->hide = xcalloc((size_t)ncols, sizeof(int));
+	t->width = xcalloc((size_t)ncols, sizeof(int));
+	t->gap = xcalloc((size_t)ncols, sizeof(int));
+	for (int k = 0; k < ncols; k++)
+		t->gap[k] = 2;
 	return t;
 }
 
@@ -42,6 +49,23 @@ void table_hide(struct table *t, int col)
 void table_indent(struct table *t, int n)
 {
 	t->indent = n > 0 ? n : 0;
+}
+
+void table_width(struct table *t, int col, int width)
+{
+	if (col >= 0 && col < t->ncols)
+		t->width[col] = width > 0 ? width : 0;
+}
+
+void table_gap(struct table *t, int col, int n)
+{
+	if (col >= 0 && col < t->ncols)
+		t->gap[col] = n > 0 ? n : 0;
+}
+
+void table_keep_heading(struct table *t)
+{
+	t->keep_heading = 1;
 }
 
 static struct trow *new_row(struct table *t)
@@ -99,7 +123,7 @@ static void put_line(const struct table *t, FILE *out, enum table_style style,
 			continue;
 		}
 		if (!first)
-			sb_add(&line, "  ", 2);
+			sb_pad(&line, "", t->gap[k], 0);
 		sb_pad(&line, cells[k], w[k], t->col[k].right);
 		first = 0;
 	}
@@ -131,12 +155,13 @@ void table_print(const struct table *t, FILE *out, enum table_style style)
 	int *w = xcalloc((size_t)t->ncols, sizeof(int));
 
 	for (int k = 0; k < t->ncols; k++)
-		w[k] = text_width(t->col[k].head);
+		w[k] = text_width(t->col[k].head) > t->width[k] ? text_width(t->col[k].head)
+								: t->width[k];
 	for (int i = 0; i < t->nrows; i++)
 		for (int k = 0; t->row[i].cell && k < t->ncols; k++)
 			if (text_width(t->row[i].cell[k]) > w[k])
 				w[k] = text_width(t->row[i].cell[k]);
-	if (t->nrows && t->row[0].cell)
+	if (t->nrows ? t->row[0].cell != NULL : t->keep_heading)
 		put_heading(t, out, style, w);
 	for (int i = 0; i < t->nrows; i++) {
 		const struct trow *r = &t->row[i];
@@ -163,6 +188,8 @@ void table_free(struct table *t)
 	}
 	free(t->row);
 	free(t->hide);
+	free(t->width);
+	free(t->gap);
 	free(t->col);
 	free(t);
 }

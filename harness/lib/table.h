@@ -25,6 +25,12 @@ struct table *table_new(int ncols, const struct table_col *cols);
 void table_hide(struct table *t, int col);
 /* table_indent - text style: @n blanks before every heading and row (not section titles). */
 void table_indent(struct table *t, int n);
+/* table_width - text style: column @col at least @width wide (a wider cell widens it). */
+void table_width(struct table *t, int col, int width);
+/* table_gap - text style: @n blanks between column @col and the one before (default 2). */
+void table_gap(struct table *t, int col, int n);
+/* table_keep_heading - print the heading line even when no row and no section was added. */
+void table_keep_heading(struct table *t);
 /*
  * table_section - start a section: on output, a blank line, @title (verbatim; in markdown
  * as a "###" heading) and the heading line. Without any section, the heading line comes
