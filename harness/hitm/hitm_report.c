@@ -18,6 +18,7 @@
 #include "infile.h"
 #include "model.h"
 #include "num.h"
+#include "table.h"
 #include "util.h"
 
 #define LINE 64
@@ -72,12 +73,13 @@ struct row {
 	double model_hitm, model_xfer; /* per op, from the model; -1 when it has none */
 };
 
-struct table {
+/* The rows of one table, found by name. */
+struct rowset {
 	struct row *r;
 	int n, cap;
 };
 
-static struct row *row_get(struct table *t, const char *name, int obj, uint64_t off)
+static struct row *row_get(struct rowset *t, const char *name, int obj, uint64_t off)
 {
 	for (int i = 0; i < t->n; i++)
 		if (!strcmp(t->r[i].name, name))
@@ -113,7 +115,7 @@ static int by_hitm(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static void sort_rows(struct table *t, int (*cmp)(const void *, const void *))
+static void sort_rows(struct rowset *t, int (*cmp)(const void *, const void *))
 {
 	if (t->n)
 		qsort(t->r, (size_t)t->n, sizeof(*t->r), cmp);
@@ -124,7 +126,7 @@ struct fam {
 	const struct hitm_window *w; /* the first window of the family */
 	int nwindows;
 	long in_window, outside_objects;
-	struct table fields, lines, cls, offs;
+	struct rowset fields, lines, cls, offs;
 };
 
 struct report {
@@ -368,58 +370,107 @@ static void num6(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.4f", v);
 }
 
+/* The columns of the field and object-line tables: perf's counts, then the model's. */
+enum {
+	C_NAME,
+	C_SAMPLES,
+	C_LOADS,
+	C_STORES,
+	C_LCL,
+	C_RMT,
+	C_SNP,
+	C_MEM,
+	C_PCT,
+	C_BAR,
+	C_MHITM,
+	C_MXFER,
+	C_MPCT,
+	C_N
+};
+
 /* print_table - fields or object lines, measured beside the model, in object order. */
-static void print_table(const char *title, struct table *t, int model)
+static void print_table(const char *title, struct rowset *rs, int model)
 {
+	const struct table_col cols[C_N] = {
+	    {title, 0},		  {"samples", 1}, {"loads", 1},	 {"stores", 1}, {"lcl_hitm", 1},
+	    {"rmt_hitm", 1},	  {"snp_hit", 1}, {"memory", 1}, {"hitm%", 1},	{"|", 0},
+	    {"model hitm/op", 1}, {"xfer/op", 1}, {"hitm%", 1}};
+	/* one blank between columns and two before the bar, in fixed least widths */
+	static const int width[C_N] = {0, 7, 7, 7, 8, 8, 7, 7, 6, 1, 13, 12, 6};
+	struct table *t = table_new(C_N, cols);
 	long tot = 0;
 	double mtot = 0;
-	int w = (int)strlen(title);
 
-	sort_rows(t, by_place);
-	for (int i = 0; i < t->n; i++) {
-		int l = (int)strlen(t->r[i].name);
-
-		tot += hitm_of(&t->r[i].c);
-		mtot += t->r[i].model_hitm > 0 ? t->r[i].model_hitm : 0;
-		w = l > w ? l : w;
+	for (int k = 1; k < C_N; k++) {
+		table_width(t, k, width[k]);
+		table_gap(t, k, k == C_BAR ? 2 : 1);
+		if (!model && k >= C_BAR)
+			table_hide(t, k);
 	}
-	printf("%-*s %7s %7s %7s %8s %8s %7s %7s %6s", w, title, "samples", "loads", "stores",
-	       "lcl_hitm", "rmt_hitm", "snp_hit", "memory", "hitm%");
-	if (model)
-		printf("  | %13s %12s %6s", "model hitm/op", "xfer/op", "hitm%");
-	printf("\n");
-	for (int i = 0; i < t->n; i++) {
-		const struct row *r = &t->r[i];
-		char p[16], mp[16], mh[24], mx[24];
-
-		pct(p, sizeof(p), (double)hitm_of(&r->c), (double)tot);
-		printf("%-*s %7ld %7ld %7ld %8ld %8ld %7ld %7ld %6s", w, r->name, r->c.samples,
-		       r->c.loads, r->c.stores, r->c.src[HSRC_HITM_LOCAL],
-		       r->c.src[HSRC_HITM_REMOTE], r->c.src[HSRC_SNOOP_HIT], r->c.src[HSRC_MEMORY],
-		       p);
-		if (model) {
-			pct(mp, sizeof(mp), r->model_hitm, mtot);
-			num6(mh, sizeof(mh), r->model_hitm);
-			num6(mx, sizeof(mx), r->model_xfer);
-			printf("  | %13s %12s %6s", mh, mx, mp);
-		}
-		printf("\n");
+	table_keep_heading(t);
+	sort_rows(rs, by_place);
+	for (int i = 0; i < rs->n; i++) {
+		tot += hitm_of(&rs->r[i].c);
+		mtot += rs->r[i].model_hitm > 0 ? rs->r[i].model_hitm : 0;
 	}
+	for (int i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->r[i];
+		char n[C_N][24];
+		const char *cell[C_N] = {r->name};
+
+		snprintf(n[C_SAMPLES], sizeof(n[0]), "%ld", r->c.samples);
+		snprintf(n[C_LOADS], sizeof(n[0]), "%ld", r->c.loads);
+		snprintf(n[C_STORES], sizeof(n[0]), "%ld", r->c.stores);
+		snprintf(n[C_LCL], sizeof(n[0]), "%ld", r->c.src[HSRC_HITM_LOCAL]);
+		snprintf(n[C_RMT], sizeof(n[0]), "%ld", r->c.src[HSRC_HITM_REMOTE]);
+		snprintf(n[C_SNP], sizeof(n[0]), "%ld", r->c.src[HSRC_SNOOP_HIT]);
+		snprintf(n[C_MEM], sizeof(n[0]), "%ld", r->c.src[HSRC_MEMORY]);
+		pct(n[C_PCT], sizeof(n[0]), (double)hitm_of(&r->c), (double)tot);
+		snprintf(n[C_BAR], sizeof(n[0]), "|");
+		num6(n[C_MHITM], sizeof(n[0]), r->model_hitm);
+		num6(n[C_MXFER], sizeof(n[0]), r->model_xfer);
+		pct(n[C_MPCT], sizeof(n[0]), r->model_hitm, mtot);
+		for (int k = 1; k < C_N; k++)
+			cell[k] = n[k];
+		table_add(t, cell);
+	}
+	table_print(t, stdout, TABLE_TEXT);
+	table_free(t);
+}
+
+enum { T_LINE, T_TOT, T_LCL, T_RMT, T_WHAT, T_N };
+
+/* One row of the top lines: a cache line or an offset in it, its HITM and what is there. */
+static void top_row(struct table *t, const char *where, const struct counts *c, const char *what)
+{
+	char n[3][24];
+
+	snprintf(n[0], sizeof(n[0]), "%ld", hitm_of(c));
+	snprintf(n[1], sizeof(n[1]), "%ld", c->src[HSRC_HITM_LOCAL]);
+	snprintf(n[2], sizeof(n[2]), "%ld", c->src[HSRC_HITM_REMOTE]);
+	table_add(t, (const char *const[T_N]){where, n[0], n[1], n[2], what});
 }
 
 /* print_top - the cache lines with the most HITM, each with its offsets (perf c2c terms). */
 static void print_top(struct fam *f, int top)
 {
+	static const struct table_col cols[T_N] = {{"cacheline", 0},
+						   {"tot_hitm", 1},
+						   {"lcl_hitm", 1},
+						   {"rmt_hitm", 1},
+						   {"object line / field", 0}};
+	struct table *t = table_new(T_N, cols);
+
+	table_width(t, T_LINE, 20);
+	for (int k = T_TOT; k <= T_RMT; k++)
+		table_gap(t, k, 1);
 	sort_rows(&f->cls, by_hitm);
 	sort_rows(&f->offs, by_place);
-	printf("top cache lines by HITM (perf c2c report: Cacheline, then Offset)\n");
-	printf("%-20s %8s %8s %8s  %s\n", "cacheline", "tot_hitm", "lcl_hitm", "rmt_hitm",
-	       "object line / field");
+	table_section(t, "top cache lines by HITM (perf c2c report: Cacheline, then Offset)");
 	for (int i = 0; i < f->cls.n && i < top && hitm_of(&f->cls.r[i].c); i++) {
 		const struct row *c = &f->cls.r[i];
 
-		printf("%-20s %8ld %8ld %8ld  %s\n", c->name, hitm_of(&c->c),
-		       c->c.src[HSRC_HITM_LOCAL], c->c.src[HSRC_HITM_REMOTE], c->line);
+		top_row(t, c->name, &c->c, c->line);
 		for (int j = 0; j < f->offs.n; j++) {
 			const struct row *o = &f->offs.r[j];
 			char off[24];
@@ -428,10 +479,11 @@ static void print_top(struct fam *f, int top)
 				continue;
 			snprintf(off, sizeof(off), "  offset 0x%02llx",
 				 (unsigned long long)(o->off - c->off));
-			printf("%-20s %8ld %8ld %8ld  %s\n", off, hitm_of(&o->c),
-			       o->c.src[HSRC_HITM_LOCAL], o->c.src[HSRC_HITM_REMOTE], o->line);
+			top_row(t, off, &o->c, o->line);
 		}
 	}
+	table_print(t, stdout, TABLE_TEXT);
+	table_free(t);
 }
 
 int hitm_report(int argc, char **argv)
@@ -501,8 +553,7 @@ int hitm_report(int argc, char **argv)
 		print_table("field", &f->fields, model);
 		printf("\n");
 		print_table("object line", &f->lines, model);
-		printf("\n");
-		print_top(f, top);
+		print_top(f, top); /* a section: a blank line, its title */
 		free(f->fields.r);
 		free(f->lines.r);
 		free(f->cls.r);
