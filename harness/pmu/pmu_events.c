@@ -63,14 +63,15 @@ static const struct pmu_cpu pmus[] = {
      * Linux tools/perf/pmu-events/arch/x86/graniterapids/cache.json (torvalds/linux
      * 0e089088): MEM_LOAD_L3_HIT_RETIRED.XSNP_FWD 0xd2/0x4, MEM_LOAD_L3_MISS_RETIRED.
      * REMOTE_HITM 0xd3/0x4, LONGEST_LAT_CACHE.MISS 0x2e/0x41, OCR.DEMAND_RFO.L3_HIT.
-     * SNOOP_HITM 0x2a/0x1 with MSR value 0x10003C0002; and libpfm4 intel_gnr_events.h.
+     * SNOOP_HITM 0x2a/0x1 with MSR value 0x10003C0002, the spr codes: so the spr rows, under
+     * the gnr:: prefix (libpfm4 intel_gnr_events.h has these names).
      */
     {"gnr",
-     NULL,
+     "spr",
      INTEL,
      6,
      {173, 174, 0},
-     "Granite Rapids",
+     "Granite Rapids (the spr table)",
      "Linux perf graniterapids/cache.json; libpfm4 23d0b7c intel_gnr_events.h"},
     {"amd64_fam17h_zen2",
      NULL,
@@ -152,7 +153,7 @@ static const struct pmu_row rows[] = {
     {"icx", "rfo_hitm", "icx::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM",
      "event=0xb7,umask=0x01,offcore_rsp=0x10003c0002", RFO_HITM},
 
-    /* Sapphire Rapids; Emerald Rapids (emr) uses these rows through its alias. */
+    /* Sapphire Rapids; Emerald and Granite Rapids (emr, gnr) use them through their alias. */
     {"spr", "cycles", "spr::CPU_CLK_UNHALTED:THREAD_P", "event=0x3c", ""},
     {"spr", "instructions", "spr::INST_RETIRED:ANY_P", "event=0xc0", ""},
     {"spr", "llc_miss", "spr::LONGEST_LAT_CACHE:MISS", "event=0x2e,umask=0x41", ""},
@@ -163,19 +164,6 @@ static const struct pmu_row rows[] = {
     {"spr", "c2c_fill_local", NULL, NULL, NO_C2C_INTEL},
     {"spr", "c2c_fill_remote", NULL, NULL, NO_C2C_INTEL},
     {"spr", "rfo_hitm", "spr::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM",
-     "event=0x2a,umask=0x01,offcore_rsp=0x10003c0002", RFO_HITM},
-
-    /* Granite Rapids: the spr event names and codes (see pmus[] for the sources). */
-    {"gnr", "cycles", "gnr::CPU_CLK_UNHALTED:THREAD_P", "event=0x3c", ""},
-    {"gnr", "instructions", "gnr::INST_RETIRED:ANY_P", "event=0xc0", ""},
-    {"gnr", "llc_miss", "gnr::LONGEST_LAT_CACHE:MISS", "event=0x2e,umask=0x41", ""},
-    {"gnr", "hitm_local", "gnr::MEM_LOAD_L3_HIT_RETIRED:XSNP_FWD", "event=0xd2,umask=0x04",
-     HITM_LOCAL " (XSNP_FWD)"},
-    {"gnr", "hitm_remote", "gnr::MEM_LOAD_L3_MISS_RETIRED:REMOTE_HITM", "event=0xd3,umask=0x04",
-     HITM_REMOTE},
-    {"gnr", "c2c_fill_local", NULL, NULL, NO_C2C_INTEL},
-    {"gnr", "c2c_fill_remote", NULL, NULL, NO_C2C_INTEL},
-    {"gnr", "rfo_hitm", "gnr::OCR:DEMAND_RFO_L3_HIT_SNOOP_HITM",
      "event=0x2a,umask=0x01,offcore_rsp=0x10003c0002", RFO_HITM},
 
     /* Zen 2: event 0x43 is demand fills only; LCL_CACHE also counts same-CCX L3 hits. */
