@@ -57,6 +57,23 @@ static int invalidate_others(const struct sim *s, struct lstate *ln, int d)
 	return n;
 }
 
+/*
+ * fill - where domain @d's copy of @ln comes from, which it does not hold: the event (HITM
+ * from a modified owner, local or remote by package; a clean cache-to-cache fill from an
+ * exclusive owner or the nearest sharer; else a miss) and the source domain in @src (-1).
+ */
+static int fill(const struct sim *s, const struct lstate *ln, int d, int *src)
+{
+	if (ln->owner >= 0) {
+		*src = ln->owner;
+		if (ln->st[*src] != MESI_M)
+			return MEV_CLEAN_C2C;
+		return s->dom_pkg[*src] == s->dom_pkg[d] ? MEV_HITM_LOCAL : MEV_HITM_REMOTE;
+	}
+	*src = ln->nvalid ? nearest(s, ln, d) : -1;
+	return ln->nvalid ? MEV_CLEAN_C2C : MEV_MISS;
+}
+
 /* access - domain @d reads or writes @ln; charge the events to @a when @counted. */
 static void access_line(struct sim *s, struct lstate *ln, int d, int write, struct acc *a,
 			int counted)
@@ -67,27 +84,15 @@ static void access_line(struct sim *s, struct lstate *ln, int d, int write, stru
 	if (!write) {
 		if (st[d] != MESI_I)
 			return;
-		if (ln->owner >= 0) {
-			src = ln->owner;
-			ev = st[src] == MESI_M
-				 ? (s->dom_pkg[src] == s->dom_pkg[d] ? MEV_HITM_LOCAL
-								     : MEV_HITM_REMOTE)
-				 : MEV_CLEAN_C2C;
-			st[src] = MESI_S;
+		ev = fill(s, ln, d, &src);
+		if (ln->owner >= 0) { /* the owner keeps a shared copy */
+			st[ln->owner] = MESI_S;
 			ln->owner = -1;
-			st[d] = MESI_S;
-			ln->nvalid++;
-		} else if (ln->nvalid) {
-			src = nearest(s, ln, d);
-			ev = MEV_CLEAN_C2C;
-			st[d] = MESI_S;
-			ln->nvalid++;
-		} else {
-			ev = MEV_MISS;
-			st[d] = MESI_E;
-			ln->owner = d;
-			ln->nvalid = 1;
 		}
+		st[d] = ln->nvalid ? MESI_S : MESI_E;
+		if (!ln->nvalid)
+			ln->owner = d;
+		ln->nvalid++;
 	} else {
 		switch (st[d]) {
 		case MESI_M:
@@ -99,20 +104,9 @@ static void access_line(struct sim *s, struct lstate *ln, int d, int write, stru
 			upgrade = 1;
 			break;
 		default:
-			if (ln->owner >= 0) {
-				src = ln->owner;
-				ev = st[src] == MESI_M
-					 ? (s->dom_pkg[src] == s->dom_pkg[d] ? MEV_HITM_LOCAL
-									     : MEV_HITM_REMOTE)
-					 : MEV_CLEAN_C2C;
-			} else if (ln->nvalid) {
-				src = nearest(s, ln, d);
-				ev = MEV_CLEAN_C2C;
-			} else {
-				ev = MEV_MISS;
-			}
+			ev = fill(s, ln, d, &src);
 		}
-		inval = invalidate_others(s, ln, d);
+	inval = invalidate_others(s, ln, d);
 		st[d] = MESI_M;
 		ln->owner = d;
 		ln->nvalid = 1;
