@@ -6,11 +6,7 @@
 # the presets table with a note; a long reason is never cut inside a parenthesis; families
 # of a -D sweep (batch=32,64) stay in tables of their own value.
 set -u
-pcbench=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "${0%/*}/preamble.sh"
 one=$src/tests/fixtures/compare/one
 esc=$(printf '\033')
 bel=$(printf '\007')

@@ -19,19 +19,9 @@
 #    around the measurement;
 #  - usage errors of hitm report exit 2.
 set -u
-pcbench=$1
-src=$2
-case $pcbench in /*) ;; *) pcbench=$(pwd)/$pcbench ;; esac
-case $src in /*) ;; *) src=$(pwd)/$src ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "${0%/*}/preamble.sh"
 fx=$src/tests/fixtures/hitm
 
-no() {
-	echo "FAIL: $*"
-	fail=1
-}
 
 for arch in intel intel61 amd; do
 	golden=$fx/${arch%61}.golden # intel61: the same samples as perf 6.1 prints them

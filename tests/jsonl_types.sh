@@ -3,11 +3,7 @@
 # parameters, counters), of a --matrix run and of their merge, loaded with Python's json:
 # every member has its column's type (tests/jsonl_types.py), empty cells null.
 set -u
-pcbench=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "${0%/*}/preamble.sh"
 cd "$tmp" || exit 1
 # A busy machine may fail a measurement (exit 1: its row says why); the rows are there.
 ran() { [ "$1" -le 1 ] || { echo "FAIL: $2: exit $1"; fail=1; }; }

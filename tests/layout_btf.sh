@@ -15,20 +15,10 @@
 #    are named.
 # Exits 77 (skipped) only when pahole or a C compiler is missing.
 set -u
-pcbench=$1
-src=$2
-case $pcbench in /*) ;; *) pcbench=$(pwd)/$pcbench ;; esac
-case $src in /*) ;; *) src=$(pwd)/$src ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "${0%/*}/preamble.sh"
 fx=$src/tests/fixtures
 cc=${CC:-cc}
 
-no() {
-	echo "FAIL: $*"
-	fail=1
-}
 
 # The layout lines that count (no comments, no desc): structs, fields, offsets, sizes, kinds.
 body() {

@@ -17,20 +17,10 @@
 # as v6.0 and v6.1, run pahole on it, import, and compare with the built-in layouts. Exits
 # 77 (skipped) only when pahole is not installed.
 set -u
-pcbench=$1
-src=$2
+. "${0%/*}/preamble.sh"
 mode=${3:-cli}
-case $pcbench in /*) ;; *) pcbench=$(pwd)/$pcbench ;; esac
-case $src in /*) ;; *) src=$(pwd)/$src ;; esac
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 fx=$src/tests/fixtures
 
-no() {
-	echo "FAIL: $*"
-	fail=1
-}
 
 # The struct block of STRUCT in a layout file written by `show --format layout`.
 block() {

@@ -368,6 +368,39 @@ static double spin(double ns)
 	return t - t0;
 }
 
+/*
+ * counted - one counted window on @t: @ns of spinning, then one write to each page of a
+ * fresh @len-byte mapping (none when 0; no huge pages), then 20 ms more with counting off.
+ * Returns the thread's CPU time inside the window (it includes the faults taken touching
+ * pages: slow under TSan); the counts are in @v.
+ */
+static double counted(struct pmu_thread *t, double ns, size_t len, struct pmu_value *v)
+{
+	char *mem =
+	    len ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+		: NULL;
+	double spent;
+
+	if (mem == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	if (mem)
+		madvise(mem, len, MADV_NOHUGEPAGE);
+	spent = thread_cpu_ns();
+	pmu_thread_enable(t);
+	spin(ns);
+	for (size_t i = 0; i < len; i += 4096)
+		mem[i] = 1;
+	pmu_thread_disable(t);
+	spent = thread_cpu_ns() - spent;
+	spin(20e6);
+	pmu_thread_read(t, v);
+	if (mem)
+		munmap(mem, len);
+	return spent;
+}
+
 struct worker {
 	const struct pmu_set *s;
 	double spent;
@@ -397,7 +430,6 @@ static int test_software(void)
 	char err[512];
 	double spent;
 	size_t len = 4 << 20;
-	char *mem;
 
 	s = pmu_resolve("task_clock,page_faults", 0, err, sizeof(err));
 	CHECK(s != NULL, "task_clock: %s", err);
@@ -414,24 +446,9 @@ static int test_software(void)
 
 	t = pmu_thread_open(s);
 	CHECK(t != NULL, "no thread state");
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED) {
-		perror("mmap");
-		exit(1);
-	}
-	madvise(mem, len, MADV_NOHUGEPAGE);
-	/* Counting is off before enable: these faults and this spin must not count. */
+	/* Counting is off before enable: this spin must not count. */
 	spin(20e6);
-	/* The window's CPU time includes the faults taken touching pages (slow under TSan). */
-	spent = thread_cpu_ns();
-	pmu_thread_enable(t);
-	spin(100e6);
-	for (size_t i = 0; i < len; i += 4096)
-		mem[i] = 1;
-	pmu_thread_disable(t);
-	spent = thread_cpu_ns() - spent;
-	spin(20e6);
-	pmu_thread_read(t, v);
+	spent = counted(t, 100e6, len, v);
 	CHECK(v[0].present, "task_clock absent");
 	CHECK(v[0].mux == 1.0, "task_clock mux %g", v[0].mux);
 	CHECK(v[0].value > 0.5 * spent && v[0].value < 1.5 * spent,
@@ -444,27 +461,10 @@ static int test_software(void)
 	       v[0].value, spent, v[1].value, len / 4096);
 
 	/* Later windows on the same thread state start from zero and count every member. */
-	munmap(mem, len);
 	for (int w = 0; w < 4; w++) {
 		size_t wlen = w % 2 ? 0 : 1 << 20;
 
-		mem = wlen ? mmap(NULL, wlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				  -1, 0)
-			   : NULL;
-		if (mem == MAP_FAILED) {
-			perror("mmap");
-			exit(1);
-		}
-		if (mem)
-			madvise(mem, wlen, MADV_NOHUGEPAGE);
-		spent = thread_cpu_ns();
-		pmu_thread_enable(t);
-		spin(20e6);
-		for (size_t i = 0; i < wlen; i += 4096)
-			mem[i] = 1;
-		pmu_thread_disable(t);
-		spent = thread_cpu_ns() - spent;
-		pmu_thread_read(t, v);
+		spent = counted(t, 20e6, wlen, v);
 		CHECK(v[0].present && v[0].value > 0.5 * spent && v[0].value < 1.5 * spent,
 		      "window %d: task_clock %.0f ns for %.0f ns", w + 2, v[0].value, spent);
 		if (wlen)
@@ -475,8 +475,6 @@ static int test_software(void)
 		else
 			CHECK(v[1].present && v[1].value < 64,
 			      "window %d: page_faults %.0f without touching", w + 2, v[1].value);
-		if (mem)
-			munmap(mem, wlen);
 	}
 	pmu_thread_close(t);
 
@@ -497,22 +495,7 @@ static int test_software(void)
 		for (int w = 0; w < 2; w++) {
 			size_t wlen = 1 << 20;
 
-			mem = mmap(NULL, wlen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				   -1, 0);
-			if (mem == MAP_FAILED) {
-				perror("mmap");
-				exit(1);
-			}
-			madvise(mem, wlen, MADV_NOHUGEPAGE);
-			spent = thread_cpu_ns();
-			pmu_thread_enable(t);
-			spin(20e6);
-			for (size_t i = 0; i < wlen; i += 4096)
-				mem[i] = 1;
-			pmu_thread_disable(t);
-			spent = thread_cpu_ns() - spent;
-			pmu_thread_read(t, v);
-			munmap(mem, wlen);
+			spent = counted(t, 20e6, wlen, v);
 			for (int i = 0; i < 3; i++)
 				CHECK(v[i].present && v[i].mux == 1.0,
 				      "group max %d window %d: event %d present %d mux %g", max, w,
