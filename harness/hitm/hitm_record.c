@@ -148,6 +148,7 @@ int hitm_record(int argc, char **argv)
 	if (missing(why, sizeof(why), perf, sizeof(perf))) {
 		fprintf(stderr, "pcbench: hitm record: cannot sample memory accesses here: %s\n",
 			why);
+		free(args);
 		return 2;
 	}
 	k = readlink("/proc/self/exe", self, sizeof(self) - 1);

@@ -319,13 +319,15 @@ static void init_context(struct measure_run *run)
 
 void measure_dir_check(int argc, char **argv, struct measure_dir *d)
 {
-	struct measure_run *run = d->run = xcalloc(1, sizeof(*run));
+	/* static, as in measure_main: what it holds stays reachable until exit (leak checks) */
+	static struct measure_run state;
+	struct measure_run *run = d->run = &state;
 
 	if (prepare(run, argc, argv, 1) >= 0)
 		exit(2); /* pmu_resolve said why */
 	init_context(run);
 	check_outputs(run, &run->opt);
-	snprintf(d->path, sizeof(d->path), "%s", run->run_dir);
+	snprintf(d->path, sizeof(d->path), "%.*s", PATH_MAX - 1, run->run_dir);
 	d->made_here = !run->opt.out;
 	d->events_set = run->opt.events_set;
 }
@@ -333,7 +335,7 @@ void measure_dir_check(int argc, char **argv, struct measure_dir *d)
 void measure_dir_make(struct measure_dir *d)
 {
 	make_run_dir(d->run, &d->run->opt);
-	snprintf(d->path, sizeof(d->path), "%s", d->run->run_dir);
+	snprintf(d->path, sizeof(d->path), "%.*s", PATH_MAX - 1, d->run->run_dir);
 }
 
 int measure_main(int argc, char **argv)
