@@ -609,7 +609,7 @@ void *topo_alloc_home(const struct topo *t, size_t len, const struct topo_home *
 		p = hwloc_alloc(t->h, len);
 	hwloc_bitmap_free(set);
 	if (!p)
-		usage_error("memory", "topo_alloc_home", "%s", strerror(errno));
+		die("memory", "topo_alloc_home", "%s", strerror(errno));
 	memset(p, 0, len); /* first touch, under the policy */
 	return p;
 }

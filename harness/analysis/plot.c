@@ -360,7 +360,7 @@ static FILE *data_begin(struct plot *p)
 	FILE *f = open_memstream(&p->data, &p->data_len);
 
 	if (!f)
-		usage_error("memory", "plot data", "out of memory");
+		die("memory", "plot data", "out of memory");
 	return f;
 }
 

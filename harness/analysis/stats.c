@@ -276,7 +276,7 @@ static gsl_rng *rng_new(uint64_t seed)
 
 	gsl_set_error_handler(was);
 	if (!rng)
-		usage_error("memory", "gsl_rng_alloc", "out of memory");
+		die("memory", "gsl_rng_alloc", "out of memory");
 	gsl_rng_set(rng, (unsigned long)seed);
 	return rng;
 }

@@ -52,7 +52,7 @@ void *bench_alloc(size_t size, size_t align)
 	if (!home_topo) {
 		p = aligned_alloc(a, size);
 		if (!p)
-			usage_error("memory", "bench_alloc", "out of memory");
+			die("memory", "bench_alloc", "out of memory");
 		return memset(p, 0, size);
 	}
 	len = (size + (a > PAGE ? a : 0) + PAGE - 1) / PAGE * PAGE;
@@ -66,7 +66,7 @@ void *bench_alloc(size_t size, size_t align)
 		cap = cap ? 2 * cap : 32;
 		regions = realloc(regions, cap * sizeof(*regions));
 		if (!regions)
-			usage_error("memory", "bench_alloc", "out of memory");
+			die("memory", "bench_alloc", "out of memory");
 	}
 	regions[nregions++] = r;
 	pthread_mutex_unlock(&lock);

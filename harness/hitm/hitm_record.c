@@ -153,7 +153,7 @@ int hitm_record(int argc, char **argv)
 	}
 	k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (k <= 0)
-		usage_error("hitm record", "/proc/self/exe", "%s", strerror(errno));
+		die("hitm record", "/proc/self/exe", "%s", strerror(errno));
 	self[k] = '\0';
 	measure_dir_make(&dir); /* for perf.data; the measurement then finds it empty */
 	free(args);
@@ -189,14 +189,14 @@ int hitm_record(int argc, char **argv)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		usage_error("hitm record", "fork", "%s", strerror(errno));
+		die("hitm record", "fork", "%s", strerror(errno));
 	if (!pid) {
 		execv(perf, av);
 		fprintf(stderr, "pcbench: hitm record: %s: %s\n", perf, strerror(errno));
 		_exit(127);
 	}
 	if (waitpid(pid, &st, 0) < 0)
-		usage_error("hitm record", "waitpid", "%s", strerror(errno));
+		die("hitm record", "waitpid", "%s", strerror(errno));
 	free(av);
 	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (!st)

@@ -231,10 +231,10 @@ static int perf_script(struct report *rp, const char *data)
 			    "%s (record with pcbench hitm record, or give --script FILE)",
 			    strerror(errno));
 	if (pipe(fd))
-		usage_error("hitm report", "pipe", "%s", strerror(errno));
+		die("hitm report", "pipe", "%s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		usage_error("hitm report", "fork", "%s", strerror(errno));
+		die("hitm report", "fork", "%s", strerror(errno));
 	if (!pid) {
 		dup2(fd[1], 1);
 		close(fd[0]);
@@ -250,7 +250,7 @@ static int perf_script(struct report *rp, const char *data)
 	close(fd[1]);
 	in = fdopen(fd[0], "r");
 	if (!in)
-		usage_error("hitm report", "pipe", "%s", strerror(errno));
+		die("hitm report", "pipe", "%s", strerror(errno));
 	read_samples(rp, in);
 	fclose(in);
 	if (waitpid(pid, &st, 0) < 0)

@@ -13,7 +13,7 @@
 void sb_grow(struct sb *b, size_t extra)
 {
 	if (extra >= SIZE_MAX / 2 - b->n)
-		usage_error("memory", "string", "out of memory");
+		die("memory", "string", "out of memory");
 	if (b->n + extra + 1 > b->cap) {
 		b->cap = (b->n + extra + 1) * 2;
 		b->p = xrealloc(b->p, b->cap);

@@ -42,19 +42,18 @@ static void *after_create_arg;
 static pthread_mutex_t after_create_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int in_after_create;
 
-void usage_error(const char *what, const char *value, const char *fmt, ...)
+/* vdie - die and usage_error: the message, then the exit (2, or 1 once outputs exist). */
+static __attribute__((format(printf, 3, 0), noreturn)) void
+vdie(const char *what, const char *value, const char *fmt, va_list ap)
 {
 	/* On the stack: the hook may be here for lack of memory. */
 	char why[4096], msg[sizeof(why) + 512];
 	const char *w = why;
 	size_t vl;
-	va_list ap;
 
 	if (!value)
 		value = "";
-	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
 	/* A reason that names the value itself ("PATH: not a regular file") names it once. */
 	vl = strlen(value);
 	if (vl && !strncmp(why, value, vl) && !strncmp(why + vl, ": ", 2))
@@ -79,7 +78,23 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
 	_exit(2);
 }
 
-void usage_error_after_create(void (*fn)(void *arg, const char *msg), void *arg)
+void usage_error(const char *what, const char *value, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(what, value, fmt, ap);
+}
+
+void die(const char *what, const char *value, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(what, value, fmt, ap);
+}
+
+void die_after_create(void (*fn)(void *arg, const char *msg), void *arg)
 {
 	after_create = fn;
 	after_create_arg = arg;
@@ -105,7 +120,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		usage_error("memory", "malloc", "out of memory");
+		die("memory", "malloc", "out of memory");
 	return p;
 }
 
@@ -114,7 +129,7 @@ void *xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		usage_error("memory", "calloc", "out of memory");
+		die("memory", "calloc", "out of memory");
 	return p;
 }
 
@@ -129,7 +144,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		usage_error("memory", "realloc", "out of memory");
+		die("memory", "realloc", "out of memory");
 	return p;
 }
 
@@ -138,7 +153,7 @@ char *xvasprintf(const char *fmt, va_list ap)
 	char *s;
 
 	if (vasprintf(&s, fmt, ap) < 0)
-		usage_error("memory", "asprintf", "out of memory");
+		die("memory", "asprintf", "out of memory");
 	return s;
 }
 

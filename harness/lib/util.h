@@ -17,10 +17,14 @@ void utc_now(char *buf, size_t len);
 void fmt_double(char *buf, size_t len, double v);
 
 /*
- * usage_error - print "pcbench: <what>: <value>: <why>" to stderr and exit 2.
- * The one error idiom for bad input; nothing has been measured when it is used.
+ * usage_error - print "pcbench: <what>: <value>: <why>" to stderr and exit 2: the input is
+ * bad (an option, a value, a file the user named). Nothing has been measured when it is used.
+ * die - the same message for a failure that is not the user's (out of memory, fork,
+ * pthread_create, a pipe): exit 2 before any output exists, 1 after (die_after_create).
  */
 void usage_error(const char *what, const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+void die(const char *what, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
 
 /*
@@ -32,16 +36,16 @@ void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
 /*
- * usage_error_after_create - from now on (outputs exist), usage_error runs @fn(@arg, msg) with its
+ * die_after_create - from now on (outputs exist), die and usage_error run @fn(@arg, msg) with its
  * message ("what: value: why", the reason of the failure's row; fn finishes the outputs:
  * that row, context.json's end time, whole files) and exits 1, not 2: a failure after
  * creation (out of memory in a measurement) is not a refused run. The first failing thread
  * runs @fn, others wait for the exit; a failure inside @fn exits 1 at once. NULL: back to
  * exit 2.
  */
-void usage_error_after_create(void (*fn)(void *arg, const char *msg), void *arg);
+void die_after_create(void (*fn)(void *arg, const char *msg), void *arg);
 
-/* xmalloc/xcalloc/xstrdup - allocation that exits 2 with a message on failure. */
+/* xmalloc/xcalloc/xstrdup - allocation that dies with a message on failure. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 char *xstrdup(const char *s);

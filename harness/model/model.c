@@ -58,7 +58,7 @@ void *sim_grow(void *p, int *cap, int need, size_t elem)
 		*cap = need;
 	p = realloc(p, (size_t)*cap * elem);
 	if (!p)
-		usage_error("memory", "model", "out of memory");
+		die("memory", "model", "out of memory");
 	return p;
 }
 

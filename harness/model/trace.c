@@ -22,7 +22,7 @@ static int add_field(struct sim *s, int obj, const char *path, const char *leaf,
 	s->fields = sim_grow(s->fields, &s->capfields, id + 1, sizeof(*s->fields));
 	s->fstart = realloc(s->fstart, (size_t)s->capfields * sizeof(*s->fstart));
 	if (!s->fstart)
-		usage_error("memory", "model", "out of memory");
+		die("memory", "model", "out of memory");
 	f = &s->fields[id];
 	memset(f, 0, sizeof(*f));
 	if (obj >= 0)

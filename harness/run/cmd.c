@@ -123,7 +123,7 @@ static void model_family(struct family *f, const struct topo *topo)
 }
 
 /*
- * fail_after_create - a fatal error (@msg, usage_error's "what: value: why") once the run
+ * fail_after_create - a fatal error (@msg, die's "what: value: why") once the run
  * directory exists: the family in progress, if any, gets a status=error row with @msg as
  * its reason, and the run its end (context.json's end time, whole files).
  */
@@ -369,7 +369,7 @@ int measure_main(int argc, char **argv)
 	 * directory: rows whole, context.json interrupted, exit 3; a second one ends it at once. */
 	stop_install(STOP_FLAG, 1);
 	open_outputs(run, &run->opt);
-	usage_error_after_create(fail_after_create, run);
+	die_after_create(fail_after_create, run);
 	write_context(run);
 	run->objects = objects_log_new("topology.xml", run->opt.sel.params, run->opt.sel.nparams,
 				       run->opt.layout);

@@ -570,7 +570,7 @@ void meas_run(struct measurement *m)
 		args[i] = (struct meas_arg){m, i};
 		ret = pthread_create(&tids[i], NULL, meas_main, &args[i]);
 		if (ret)
-			usage_error("pthread_create", "", "%s", strerror(ret));
+			die("pthread_create", "", "%s", strerror(ret));
 	}
 	meas_thread(m, 0);
 	for (int i = 1; i < m->threads; i++)
