@@ -57,11 +57,14 @@ run: deps-run configure
 # Every ctest test, the lab ones included (label "lab": ssh fan-out on loopback, Slurm,
 # install-deps, install and packages; they skip with a reason where they cannot run).
 # test-lab runs only those; the sanitizer builds leave them out (they test scripts).
+# No test may hang CI: one that runs longer than this fails (seconds, per test).
+TEST_TIMEOUT ?= 900
+
 test: deps build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
 
 test-lab: deps build
-	cd $(BUILD) && ctest --output-on-failure -L lab
+	cd $(BUILD) && ctest --output-on-failure --timeout $(TEST_TIMEOUT) -L lab
 
 # The whole ctest suite under ASan+UBSan, and under TSan (separate build directories).
 test-asan: deps
@@ -69,13 +72,13 @@ test-asan: deps
 		-DPCBENCH_SANITIZE=address,undefined >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) -LE lab
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS) -LE lab
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
-		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure -j $(JOBS) -LE lab
+		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS) -LE lab
 
 # Every libFuzzer target for 20 s (FUZZ_SECONDS) under ASan+UBSan, built with clang.
 FUZZ_SECONDS ?= 20
