@@ -79,4 +79,7 @@ sed '2,10s/^blocks-run,/other-run,/' "$blocks/results.csv" >"$tmp/merged.csv"
 	{ echo "FAIL: merged runs: no independent design line"; fail=1; }
 "$pcbench" compare "$blocks" | grep -q '^design *blocks' ||
 	{ echo "FAIL: blocks/: not the block design"; fail=1; }
+# --metric keeps some metric columns and drops the others (their names freed: ASan).
+"$pcbench" compare "$one" --metric ns_per_op >"$tmp/metric.out" 2>&1 ||
+	{ echo "FAIL: --metric ns_per_op: $(cat "$tmp/metric.out")"; fail=1; }
 exit $fail

@@ -237,6 +237,14 @@ void cmp_collect_columns(struct compare *c)
 				    "no such metric column (ops_per_s, ns_per_op or a *_per_op "
 				    "column of RUN)");
 		free(list);
+		for (int i = 0; i < c->nmetrics; i++) { /* the names not kept */
+			int kept = 0;
+
+			for (int k = 0; k < nkeep; k++)
+				kept |= keep[k] == c->metrics[i];
+			if (!kept)
+				free(c->metrics[i]);
+		}
 		free(c->metrics);
 		c->metrics = keep;
 		c->nmetrics = nkeep;
