@@ -27,11 +27,16 @@ grep -q ',skipped,placement scatter: 100000 threads need 100000 PUs' "$tmp/skip/
 
 # The end of a run: its verdict tables on stdout, the significant changes, the full report in
 # the run directory, --run-dir-file naming it (make run plots that), and with stderr not a
-# terminal no progress line per measurement, only the summary line.
+# terminal no progress line per measurement, only one per block and the summary line.
+# -r 2: two blocks, fewer than the 6 a verdict needs: "no verdict", exit 5.
 "$pcbench" -s page_counter -p v6.0-rc1,+A -w direct -t 1 -r 2 --time 0.01 -o "$tmp/end" \
 	--run-dir-file "$tmp/dirfile" >"$tmp/eout" 2>"$tmp/eerr"
 rc=$?
-[ $rc -le 1 ] || { echo "FAIL: end of run: exit $rc"; fail=1; }
+[ $rc -eq 5 ] || { echo "FAIL: end of run: exit $rc, want 5 (2 blocks: no verdict)"; fail=1; }
+grep -Eq '^\+A .* no verdict .*2 clean blocks: 6 needed' "$tmp/eout" ||
+	{ echo "FAIL: end of run: no 'no verdict' row saying 6 blocks are needed"; cat "$tmp/eout"; fail=1; }
+[ "$(grep -c '^pcbench: block [0-9]*: ' "$tmp/eerr")" -eq 2 ] ||
+	{ echo "FAIL: want one progress line per block"; cat "$tmp/eerr"; fail=1; }
 [ "$(cat "$tmp/dirfile" 2>/dev/null)" = "$tmp/end" ] ||
 	{ echo "FAIL: --run-dir-file does not name the run directory"; fail=1; }
 grep -q "^preset  *ops/s  *ns/op  *cv  *%change  *ci  *p  *verdict" "$tmp/eout" &&

@@ -162,7 +162,8 @@ static void test_binary(void)
 			 works[i]);
 		snprintf(want, sizeof(want), "%ld", works[i]);
 		t = run(pcbench, dir, name, args, &rc);
-		CHECK(rc == 0 && t && t->nrows == 2, "%s: exit %d, %d rows", args, rc,
+		/* one block cannot give a verdict: exit 5 */
+		CHECK((rc == 0 || rc == 5) && t && t->nrows == 2, "%s: exit %d, %d rows", args, rc,
 		      t ? t->nrows : -1);
 		for (int r = 0; t && r < t->nrows; r++) {
 			int c = csv_col(t, "param_work"), cp = csv_col(t, "preset");

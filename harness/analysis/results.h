@@ -48,7 +48,8 @@
 	X(RUN_DELAY_NS, "run_delay_ns", RT_INT)                                                    \
 	X(MIGRATIONS, "migrations", RT_INT)                                                        \
 	X(STEAL_PCT, "steal_pct", RT_NUM)                                                          \
-	X(RETRIES, "retries", RT_INT)
+	X(RETRIES, "retries", RT_INT)                                                              \
+	X(BLOCK, "block", RT_INT)
 
 /*
  * The type of a column's cells in results.jsonl: text (a JSON string), an integer or a

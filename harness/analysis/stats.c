@@ -423,6 +423,15 @@ double stats_signrank_min_p(size_t n)
 	return n ? fmin(1, 2 / pow(2, (double)n)) : 1;
 }
 
+int stats_signrank_blocks_needed(int mult, double alpha)
+{
+	int n = 1;
+
+	while (n < 64 && (mult < 1 ? 1 : mult) * stats_signrank_min_p((size_t)n) >= alpha)
+		n++;
+	return n;
+}
+
 int stats_block_change(const double *base, const double *other, int n, uint64_t seed,
 		       struct block_change *out)
 {

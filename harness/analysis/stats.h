@@ -133,6 +133,13 @@ int stats_signrank(const double *d, size_t n, struct stats_signrank *r);
  */
 double stats_signrank_min_p(size_t n);
 
+/*
+ * stats_signrank_blocks_needed - the fewest blocks (non-zero differences) whose smallest p
+ * (stats_signrank_min_p), times @mult (the Holm factor: the comparisons of one family), is
+ * below @alpha: 6 for one comparison, 8 for four at 0.05. At most 64.
+ */
+int stats_signrank_blocks_needed(int mult, double alpha);
+
 /* The change of one preset against the base over blocks (stats_block_change). */
 struct block_change {
 	double pct;    /* median over blocks of (other / base - 1) * 100 */

@@ -48,13 +48,16 @@ static int readers_gone(void)
 struct job {
 	struct measure_run *run;
 	struct family *f;
+	struct bl_table *tb; /* blocks: its table, where it is preset @k; else NULL */
+	int k;
 };
 
 /* Each thread of each repetition of each family runs this, from Google Benchmark. */
 static void family_thread(void *arg, int tid, struct gb_result *res)
 {
-	struct measure_run *run = ((struct job *)arg)->run;
-	struct family *f = ((struct job *)arg)->f;
+	struct job *job = arg;
+	struct measure_run *run = job->run;
+	struct family *f = job->f;
 	struct meas_result r;
 	char what[64], home[256];
 	const char *why;
@@ -88,6 +91,9 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	why = st == ST_ERROR ? r.reason : st == ST_DISTURBED ? r.noise_reason : "";
 	home_cell(f, home, sizeof(home));
 	write_row(run, f, rep, st, why, &r, home);
+	if (job->tb) /* the stopping rule's view of this block (blocks.c) */
+		blocks_record(job->tb, job->k, run->block - 1,
+			      st == ST_OK ? (double)r.ops / r.duration_s : NAN);
 	objects_log_add(run->objects, f, rep, &r);
 	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
@@ -247,6 +253,63 @@ static void check_machine(struct measure_run *run, const struct topo *topo)
 	free(pus);
 }
 
+/* same_table - @a and @b are presets of one table (compare's group: all but the preset). */
+static int same_table(const struct family *a, const struct family *b)
+{
+	return a->sc == b->sc && a->wl == b->wl && a->threads == b->threads &&
+	       !strcmp(a->placement, b->placement) && !strcmp(a->home_spec, b->home_spec);
+}
+
+/* preset_rank - @f's preset's place in its scenario: compare's base is the lowest. */
+static long preset_rank(const struct family *f)
+{
+	return (long)(f->preset - f->sc->presets);
+}
+
+/*
+ * plan_blocks - the block design: the tables of the run (families that can run, grouped
+ * as compare groups them, the base preset first), the window for the budget (unless --time
+ * was given) and the windows the budget plans at most.
+ */
+static void plan_blocks(struct measure_run *run)
+{
+	struct options *o = &run->opt;
+	int *idx = xcalloc((size_t)run->nfams + 1, sizeof(int));
+	char *used = xcalloc((size_t)run->nfams + 1, 1);
+
+	run->min_windows = 0;
+	for (int i = 0; i < run->nfams; i++) {
+		struct bl_table *t;
+		int n = 0;
+
+		if (used[i] || run->fams[i].skip[0])
+			continue;
+		for (int j = i; j < run->nfams; j++)
+			if (!used[j] && !run->fams[j].skip[0] &&
+			    same_table(&run->fams[i], &run->fams[j])) {
+				int p = n++;
+
+				/* insertion by preset rank: the base first */
+				while (p > 0 && preset_rank(&run->fams[idx[p - 1]]) >
+						    preset_rank(&run->fams[j])) {
+					idx[p] = idx[p - 1];
+					p--;
+				}
+				idx[p] = j;
+				used[j] = 1;
+			}
+		run->tables = xrealloc(run->tables, (size_t)(run->ntables + 1) * sizeof(*t));
+		t = &run->tables[run->ntables++];
+		blocks_table_init(t, idx, n);
+		run->min_windows += n * (o->reps_set ? o->repetitions : t->need);
+	}
+	if (!o->time_set)
+		o->time_s = blocks_window(o->budget_s, run->min_windows);
+	run->planned_windows = (int)(o->budget_s / blocks_window_cost(o->time_s));
+	free(idx);
+	free(used);
+}
+
 /*
  * prepare - parse and resolve everything a measurement needs (exit 2 on bad input). Returns
  * -1 to measure, or the exit status of a mode that measures nothing (--list, --list-events,
@@ -280,8 +343,17 @@ static int prepare(struct measure_run *run, int argc, char **argv, int check)
 			usage_error("--list-events", run->opt.pmu ? run->opt.pmu : "", "%s", err);
 		return 0;
 	}
-	if (gbshim_init(&gb_argc, gb_argv))
+	switch (gbshim_init(&gb_argc, gb_argv)) {
+	case 1:
 		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
+		break;
+	case 2:
+		for (int i = 1; i < gb_argc; i++)
+			if (!strncmp(gb_argv[i], "--benchmark_out_format=", 23))
+				usage_error("--benchmark_out_format", gb_argv[i] + 23,
+					    "expected json, csv or console");
+		break;
+	}
 	run->pmu = pmu_resolve_for(run->opt.events, run->opt.events_kernel, run->opt.pmu, err,
 				   sizeof(err));
 	if (!run->pmu) {
@@ -295,6 +367,10 @@ static int prepare(struct measure_run *run, int argc, char **argv, int check)
 		fprintf(stderr, "pcbench: plans use %d of the host's PUs: excluded %s\n",
 			topo_npus(run->topo), err);
 	build_families(run, &run->opt, run->topo);
+	if (run->opt.matrix) /* every pair of PUs is its own family: nothing to block */
+		run->opt.independent = 1;
+	if (!run->opt.independent)
+		plan_blocks(run);
 	for (int i = 0; (check || run->opt.with_model) && i < run->nfams; i++)
 		if (bench_unmodelled(run->fams[i].sc))
 			usage_error(check ? "hitm record" : "--with-model", run->fams[i].sc->name,
@@ -338,6 +414,67 @@ void measure_dir_make(struct measure_dir *d)
 	snprintf(d->path, sizeof(d->path), "%.*s", PATH_MAX - 1, d->run->run_dir);
 }
 
+/*
+ * run_blocks - the block design: block after block, each measuring every preset of every
+ * table that is not done, the presets of a table back to back in a fresh random order
+ * (Google Benchmark runs each table's presets once per block: one gbshim_run, one
+ * repetition each, in that order), until every table is done or the budget (its time, or
+ * the windows it planned) is spent.
+ */
+static void run_blocks(struct measure_run *run)
+{
+	const struct options *o = &run->opt;
+	uint64_t state = ((uint64_t)(now_s() * 1e9)) ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b9;
+	int *order = xcalloc((size_t)run->nfams + 1, sizeof(int));
+	int windows = 0, spent = 0;
+
+	run->budget_end = run->t_first + o->budget_s;
+	fprintf(stderr,
+		"pcbench: blocks: %d table%s, at least %d windows (%s); window %g s%s; the budget "
+		"of %g s plans at most %d windows\n",
+		run->ntables, run->ntables == 1 ? "" : "s", run->min_windows,
+		o->reps_set ? "-r blocks each" : "the fewest blocks for p < 0.05 after Holm",
+		o->time_s, o->time_set ? "" : " (chosen for the budget)", o->budget_s,
+		run->planned_windows);
+	for (int b = 1; !spent && !stop_requested && !run->write_failed && !run->stopped; b++) {
+		int measured = 0;
+
+		run->block = b;
+		for (int ti = 0; ti < run->ntables && !run->write_failed && !run->stopped; ti++) {
+			struct bl_table *t = &run->tables[ti];
+			/* the cost of a window so far (set-up included), or as planned */
+			double cost = windows ? (now_s() - run->t_first) / windows
+					      : blocks_window_cost(o->time_s);
+
+			if (t->done)
+				continue;
+			if (windows + t->n > run->planned_windows ||
+			    now_s() + t->n * cost > run->budget_end) {
+				spent = 1;
+				break;
+			}
+			for (int k = 0; k < t->n; k++)
+				order[k] = t->fam[k];
+			if (o->gb_shuffle)
+				blocks_shuffle(order, t->n, &state);
+			for (int k = 0; k < t->n; k++)
+				run->gbf[k] = (struct gb_family){run->fams[order[k]].name,
+								 run->fams[order[k]].threads,
+								 &run->jobs[order[k]]};
+			gbshim_run(run->gbf, t->n, 1, family_thread);
+			windows += t->n;
+			measured++;
+			blocks_judge(t, o->precision, o->reps_set ? o->repetitions : 0,
+				     o->max_blocks);
+		}
+		if (!measured)
+			break;
+		progress_block(run, b, measured, spent);
+	}
+	run->block = 0;
+	free(order);
+}
+
 int measure_main(int argc, char **argv)
 {
 	/* static: what it holds stays reachable until exit (leak checks); only passed on */
@@ -347,7 +484,7 @@ int measure_main(int argc, char **argv)
 	struct job *jobs;
 	struct topo *topo;
 	char err[PATH_MAX + 128], path[2 * PATH_MAX + 256]; /* gcc -Wformat-truncation */
-	int ngb = 0, st = prepare(run, argc, argv, 0);
+	int ngb = 0, no_verdict = 0, st = prepare(run, argc, argv, 0);
 
 	if (st >= 0)
 		return st;
@@ -384,7 +521,8 @@ int measure_main(int argc, char **argv)
 	if (pmu_absent_note(run->pmu)[0])
 		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
 			pmu_absent_note(run->pmu));
-	run->total = run->nfams * run->opt.repetitions;
+	run->total =
+	    run->opt.independent ? run->nfams * run->opt.repetitions : run->planned_windows;
 	run->t_first = now_s();
 
 	gbf = run->gbf = xcalloc((size_t)run->nfams, sizeof(*gbf));
@@ -393,11 +531,14 @@ int measure_main(int argc, char **argv)
 		struct family *f = &run->fams[i];
 		char home[32] = "";
 
+		jobs[i] = (struct job){run, f, NULL, 0};
 		if (f->skip[0]) {
+			/* blocks: one row says why (no block measured it) */
+			int reps = run->opt.independent ? run->opt.repetitions : 1;
+
 			if (f->pus)
 				topo_home_name(&f->home, home, sizeof(home));
-			for (int rep = 1; rep <= run->opt.repetitions && !run->write_failed;
-			     rep++) {
+			for (int rep = 1; rep <= reps && !run->write_failed; rep++) {
 				write_row(run, f, rep, ST_SKIPPED, f->skip, NULL, home);
 				progress(run, f, rep, ST_SKIPPED, f->skip);
 			}
@@ -412,14 +553,23 @@ int measure_main(int argc, char **argv)
 		meas_set_counters(f->m, run->pmu);
 		if (run->opt.profile && run->prof.ok)
 			meas_set_profile(f->m, &run->prof);
-		meas_set_noise(f->m, run->opt.noise_max_pct / 100, run->opt.noise_retries);
+		/* blocks: a disturbed window is not measured again alone; its block is left out */
+		meas_set_noise(f->m, run->opt.noise_max_pct / 100,
+			       run->opt.independent ? run->opt.noise_retries : 0);
 		set_current(run, NULL, 0);
-		jobs[ngb] = (struct job){run, f};
-		gbf[ngb] = (struct gb_family){f->name, f->threads, &jobs[ngb]};
-		ngb++;
+		if (run->opt.independent)
+			gbf[ngb++] = (struct gb_family){f->name, f->threads, &jobs[i]};
 	}
-	if (!run->write_failed && !stop_requested)
-		gbshim_run(gbf, ngb, run->opt.repetitions, family_thread);
+	for (int t = 0; t < run->ntables; t++)
+		for (int k = 0; k < run->tables[t].n; k++)
+			jobs[run->tables[t].fam[k]].tb = &run->tables[t],
+			jobs[run->tables[t].fam[k]].k = k;
+	if (!run->write_failed && !stop_requested) {
+		if (run->opt.independent)
+			gbshim_run(gbf, ngb, run->opt.repetitions, family_thread);
+		else
+			run_blocks(run);
+	}
 	if (stop_requested) {
 		run->ctx.interrupted = 1;
 		utc_now(run->ctx.end, sizeof(run->ctx.end));
@@ -444,7 +594,7 @@ int measure_main(int argc, char **argv)
 	/* The verdict: compare's report of this run, on stdout and into the run directory. */
 	if (run->opt.matrix)
 		print_matrix(run);
-	else if (run->done && !run->write_failed && compare_run_report(run->run_dir, NULL))
+	else if (run->done && !run->write_failed && compare_run_report(run->run_dir, &no_verdict))
 		run->write_failed = 1;
 	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run->run_dir, run->ok,
 	       run->errors, run->skipped);
@@ -453,7 +603,10 @@ int measure_main(int argc, char **argv)
 	printf(")\n");
 	if (write_run_dir_file(run))
 		run->write_failed = 1;
+	/* 3 (above), then 1, then 5, then 4, then 0 */
 	if (run->errors || run->write_failed)
 		return 1;
+	if (no_verdict > 0)
+		return 5;
 	return run->ok || run->disturbed ? 0 : 4;
 }

@@ -2,6 +2,9 @@
 // gbshim.cc - the only C++ in pcbench: registration of C families with Google Benchmark.
 #include <benchmark/benchmark.h>
 
+#include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "gbshim.h"
@@ -21,10 +24,70 @@ class SilentReporter : public benchmark::BenchmarkReporter
 	void ReportRuns(const std::vector<Run> &) override {}
 };
 
+// --benchmark_out=FILE: Google Benchmark rewrites FILE on every RunSpecifiedBenchmarks, and
+// the block design calls it once per table and block. Its file reporter is this one: it
+// keeps every run so far and writes them all, through the reporter of
+// --benchmark_out_format, each time, so FILE ends with the whole run.
+std::string out_format = "json";
+bool out_set = false;
+std::vector<benchmark::BenchmarkReporter::Run> out_runs;
+size_t out_name_width = 10;
+
+// new_csv_reporter - what --benchmark_out_format=csv uses (deprecated in 1.7.1, still there).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+benchmark::BenchmarkReporter *new_csv_reporter()
+{
+	return new benchmark::CSVReporter;
+}
+#pragma GCC diagnostic pop
+
+class AccumulatingReporter : public benchmark::BenchmarkReporter
+{
+      public:
+	bool ReportContext(const Context &c) override
+	{
+		if (c.name_field_width > out_name_width)
+			out_name_width = c.name_field_width;
+		return true;
+	}
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		out_runs.insert(out_runs.end(), runs.begin(), runs.end());
+	}
+	void Finalize() override
+	{
+		std::unique_ptr<benchmark::BenchmarkReporter> inner;
+		Context ctx;
+
+		if (out_format == "csv")
+			inner.reset(new_csv_reporter());
+		else if (out_format == "console")
+			inner.reset(
+			    new benchmark::ConsoleReporter(benchmark::ConsoleReporter::OO_None));
+		else
+			inner.reset(new benchmark::JSONReporter);
+		inner->SetOutputStream(&GetOutputStream());
+		inner->SetErrorStream(&GetErrorStream());
+		ctx.name_field_width = out_name_width;
+		inner->ReportContext(ctx);
+		inner->ReportRuns(out_runs);
+		inner->Finalize();
+	}
+};
+
 } // namespace
 
 extern "C" int gbshim_init(int *argc, char **argv)
 {
+	for (int i = 1; i < *argc; i++) {
+		if (!strncmp(argv[i], "--benchmark_out=", 16))
+			out_set = argv[i][16] != '\0';
+		if (!strncmp(argv[i], "--benchmark_out_format=", 23))
+			out_format = argv[i] + 23;
+	}
+	if (out_format != "json" && out_format != "csv" && out_format != "console")
+		return 2;
 	benchmark::Initialize(argc, argv);
 	return benchmark::ReportUnrecognizedArguments(*argc, argv) ? 1 : 0;
 }
@@ -85,6 +148,10 @@ extern "C" void gbshim_run(const struct gb_family *fams, int n, int repetitions,
 		    ->Iterations(1);
 	}
 	SilentReporter reporter;
-	benchmark::RunSpecifiedBenchmarks(&reporter);
+	AccumulatingReporter file;
+	if (out_set)
+		benchmark::RunSpecifiedBenchmarks(&reporter, &file);
+	else
+		benchmark::RunSpecifiedBenchmarks(&reporter);
 	benchmark::ClearRegisteredBenchmarks();
 }

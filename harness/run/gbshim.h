@@ -20,7 +20,8 @@ struct gb_family {
 
 /*
  * gbshim_init - let Google Benchmark take its --benchmark_* flags out of argv.
- * Returns non-zero when an argument is left that neither side knows.
+ * Returns 1 when an argument is left that neither side knows, 2 for a
+ * --benchmark_out_format that is not json, csv or console.
  */
 int gbshim_init(int *argc, char **argv);
 
@@ -40,6 +41,10 @@ struct gb_result {
  * gbshim_run - register @n families and run them with Google Benchmark; every thread of
  * every repetition calls @thread_fn(family->arg, thread_index, result) once; thread 0
  * fills result.
+ */
+/*
+ * gbshim_run may be called several times (the block design: once per table and block); the
+ * --benchmark_out file holds every call's runs.
  */
 void gbshim_run(const struct gb_family *fams, int n, int repetitions,
 		void (*thread_fn)(void *arg, int thread_index, struct gb_result *result));

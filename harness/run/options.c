@@ -40,6 +40,10 @@ enum {
 	O_RUN_DIR_FILE,
 	O_NOISE_MAX,
 	O_NOISE_RETRIES,
+	O_DESIGN,
+	O_PRECISION,
+	O_BUDGET,
+	O_MAX_BLOCKS,
 };
 
 static const struct opt measure_opts[] = {
@@ -68,9 +72,25 @@ static const struct opt measure_opts[] = {
     {"home", O_HOME, "SPEC",
      "memory home of the shared structs: first (thread 0's\n"
      "NUMA node, default) | node:N | interleave | each"},
+    {"design", O_DESIGN, "NAME",
+     "blocks (default): each block measures every preset of a\n"
+     "table once, back to back, in a fresh random order, and\n"
+     "presets are compared within blocks | independent: -r\n"
+     "repetitions of each, interleaved at random (see\n"
+     "docs/measuring.md: when each fits)"},
+    {"precision", O_PRECISION, "PCT",
+     "blocks: add blocks until every comparison's 95% ci\n"
+     "half-width is at most PCT %change points (default 5,\n"
+     "in (0, 1000])..."},
+    {"budget", O_BUDGET, "SECONDS",
+     "...or this much measuring is spent (default 90, in\n"
+     "[1, 86400]); without --time the window is chosen so\n"
+     "that the fewest blocks fill half of it"},
+    {"max-blocks", O_MAX_BLOCKS, "N", "...or N blocks were measured (default 50, in [2, 10000])"},
     {"time", O_TIME, "SECONDS",
-     "one measurement window (default 0.2, in [0.001, 3600]),\n"
-     "after a warm-up of a tenth of it"},
+     "one measurement window (default 0.2, or with blocks the\n"
+     "budget's choice; in [0.001, 3600]), after a warm-up of\n"
+     "a tenth of it"},
     {"noise-max", O_NOISE_MAX, "PCT",
      "a window whose thread waited for its CPU (run delay) or\n"
      "whose planned CPU had steal for more than PCT% of it is\n"
@@ -78,10 +98,14 @@ static const struct opt measure_opts[] = {
      "PCBENCH_NOISE_MAX; off: record the noise, judge nothing)"},
     {"noise-retries", O_NOISE_RETRIES, "N",
      "...at most N times (default 2, in [0, 100]); a row still\n"
-     "disturbed gets status disturbed, kept out of statistics"},
+     "disturbed gets status disturbed, kept out of statistics;\n"
+     "with blocks no window is measured again on its own: its\n"
+     "block is left out (the reason counted), another added"},
     {"repetitions", 'r', "N",
-     "(default 5: the fewest that can reach p < 0.05 after the\n"
-     "correction, see pcbench compare), in [1, 1000]"},
+     "independent: repetitions of each (default 5: the fewest\n"
+     "that can reach p < 0.05 after the correction); blocks:\n"
+     "exactly N blocks per table, no precision target (the\n"
+     "budget still stops it); in [1, 1000]"},
     {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
     {"layout", O_LAYOUT, "NAME|FILE",
      "run every selected scenario whose structs the layout\n"
@@ -144,6 +168,7 @@ const struct cmd_help measure_help = {
 	"                           page_counter/preset:v6.0-rc1/workload:direct/"
 	"placement:scatter/threads:2\n"
 	"  --benchmark_enable_random_interleaving=false  runs repetitions in order\n"
+	"                           (blocks: every block in the order of -p)\n"
 	"  --benchmark_out=FILE --benchmark_out_format=json|csv\n"
 	"                           Google Benchmark's own report: ns/op as the manual\n"
 	"                           time, ops as items, a ns_per_op counter\n"
@@ -152,7 +177,9 @@ const struct cmd_help measure_help = {
 	"Exit status: 0 all measured ok, 1 some measurement failed (rows say why) or a\n"
 	"result could not be written, 2 bad usage or environment (nothing measured),\n"
 	"3 interrupted (SIGINT/SIGTERM: finished rows are kept), 4 everything was skipped\n"
-	"(nothing on this machine could run what was asked).\n"
+	"(nothing on this machine could run what was asked), 5 measured, but some\n"
+	"comparison has too few clean blocks for a verdict (its row says \"no verdict\" and\n"
+	"why). When several apply: 3, then 1, then 5, then 4.\n"
 	"\n"
 	"Examples:\n"
 	"  pcbench                                   the default suite\n"
@@ -240,12 +267,17 @@ int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 	static char interleave[] = "--benchmark_enable_random_interleaving=true";
 	int n = 0, k = 1, user_interleave = 0;
 
+	o->gb_shuffle = 1;
+
 	gb[n++] = argv[0];
 	for (int i = 1; i < *argc; i++) {
 		if (!strncmp(argv[i], "--benchmark_filter=", 19)) {
 			o->filter = argv[i] + 19;
 		} else if (!strncmp(argv[i], "--benchmark_enable_random_interleaving", 38)) {
+			const char *v = argv[i][38] == '=' ? argv[i] + 39 : "true";
+
 			user_interleave = 1;
+			o->gb_shuffle = strcmp(v, "false") && strcmp(v, "0");
 			gb[n++] = argv[i];
 		} else if (!strncmp(argv[i], "--benchmark_out=", 16) ||
 			   !strncmp(argv[i], "--benchmark_out_format=", 23)) {
@@ -294,6 +326,17 @@ static double parse_noise_max(const char *what, const char *s)
 	return v;
 }
 
+/* parse_design - "blocks" (0) or "independent" (1). */
+static int parse_design(const char *s)
+{
+	if (!strcmp(s, "blocks"))
+		return 0;
+	if (!strcmp(s, "independent"))
+		return 1;
+	usage_error("--design", s, "expected blocks or independent");
+	return 0;
+}
+
 static int parse_reps(const char *s)
 {
 	int v;
@@ -320,6 +363,9 @@ void parse_options(int argc, char **argv, struct options *o)
 	o->sel.placement = "scatter";
 	o->time_s = 0.2;
 	o->repetitions = 5;
+	o->precision = BLOCKS_DEFAULT_PRECISION;
+	o->budget_s = BLOCKS_DEFAULT_BUDGET;
+	o->max_blocks = BLOCKS_DEFAULT_MAX;
 	o->noise_max_pct = getenv("PCBENCH_NOISE_MAX")
 			       ? parse_noise_max("PCBENCH_NOISE_MAX", getenv("PCBENCH_NOISE_MAX"))
 			       : NOISE_DEFAULT_MAX_PCT;
@@ -342,9 +388,28 @@ void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_TIME:
 			o->time_s = parse_seconds(optarg);
+			o->time_set = 1;
 			break;
 		case 'r':
 			o->repetitions = parse_reps(optarg);
+			o->reps_set = 1;
+			break;
+		case O_DESIGN:
+			o->independent = parse_design(optarg);
+			break;
+		case O_PRECISION:
+			if (num_double(optarg, 1e-9, 1000, &o->precision))
+				usage_error("--precision", optarg,
+					    "expected a percentage in (0, 1000]");
+			break;
+		case O_BUDGET:
+			if (num_double(optarg, 1, 86400, &o->budget_s))
+				usage_error("--budget", optarg, "expected seconds in [1, 86400]");
+			break;
+		case O_MAX_BLOCKS:
+			if (num_int(optarg, 10, 2, 10000, &o->max_blocks))
+				usage_error("--max-blocks", optarg,
+					    "expected an integer in [2, 10000]");
 			break;
 		case 'o':
 			o->out = optarg;

@@ -211,6 +211,16 @@ char *options_json(struct measure_run *run, const struct options *o)
 	json_object_set_new(j, "time_s", json_real(o->time_s));
 	json_object_set_new(j, "warmup_s", json_real(o->time_s / 10));
 	json_object_set_new(j, "repetitions", json_integer(o->repetitions));
+	json_object_set_new(j, "design", json_string(o->independent ? "independent" : "blocks"));
+	if (!o->independent) {
+		json_object_set_new(j, "precision", json_real(o->precision));
+		json_object_set_new(j, "budget_s", json_real(o->budget_s));
+		json_object_set_new(j, "max_blocks", json_integer(o->max_blocks));
+		json_object_set_new(j, "blocks_fixed",
+				    o->reps_set ? json_integer(o->repetitions) : json_null());
+		json_object_set_new(j, "planned_windows", json_integer(run->planned_windows));
+		json_object_set_new(j, "min_windows", json_integer(run->min_windows));
+	}
 	json_object_set_new(j, "noise_max_pct",
 			    isinf(o->noise_max_pct) ? json_null() : json_real(o->noise_max_pct));
 	json_object_set_new(j, "noise_retries", json_integer(o->noise_retries));
@@ -460,6 +470,10 @@ static const char *fixed_cell(struct measure_run *run, enum results_col c, struc
 	case COL_RETRIES:
 		if (r)
 			snprintf(buf, len, "%d", r->retries);
+		return buf;
+	case COL_BLOCK: /* the block design's block (1-based); empty for independent runs */
+		if (run->block)
+			snprintf(buf, len, "%d", run->block);
 		return buf;
 	case RESULTS_NFIXED:
 		break;
@@ -759,11 +773,40 @@ void progress(struct measure_run *run, const struct family *f, int rep, enum sta
 	}
 	if (!tty)
 		return;
+	if (!run->opt.independent) { /* blocks: the block and the budget left */
+		double left = run->budget_end - now_s();
+
+		fprintf(stderr, "\r\033[K[block %d, %d windows] %s %s %s t=%d: %s  budget left %ds",
+			run->block, run->done, f->sc->name, f->preset->name, f->wl->name,
+			f->threads, st == ST_OK ? what : status_names[st],
+			left > 0 ? (int)left : 0);
+		return;
+	}
 	/* short, so that it fits a terminal's line and \r can rewrite it */
 	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s %s t=%d rep %d/%d: %s  ETA %dm%02ds", run->done,
 		run->total, f->sc->name, f->preset->name, f->wl->name, f->placement, f->threads,
 		rep, run->opt.repetitions, st == ST_OK ? what : status_names[st], (int)eta / 60,
 		(int)eta % 60);
+}
+
+void progress_block(struct measure_run *run, int block, int tables, int spent)
+{
+	int done = 0, met = 0, cmp = 0;
+	double left = run->budget_end - now_s();
+
+	for (int i = 0; i < run->ntables; i++) {
+		const struct bl_table *t = &run->tables[i];
+
+		done += t->done;
+		met += t->met;
+		cmp += t->n - 1;
+	}
+	fprintf(stderr,
+		"%spcbench: block %d: %d table%s measured, %d windows so far; %d of %d "
+		"comparisons within +-%g%%; %d of %d tables done; budget left %.0f s%s\n",
+		isatty(2) ? "\r\033[K" : "", block, tables, tables == 1 ? "" : "s", run->done, met,
+		cmp, run->opt.precision, done, run->ntables, left > 0 ? left : 0,
+		spent ? " (spent: no more blocks)" : "");
 }
 
 /* progress_end - the progress line becomes one summary line (also when not a terminal). */
@@ -775,6 +818,18 @@ void progress_end(struct measure_run *run)
 	if (run->disturbed)
 		fprintf(stderr, ", %d disturbed", run->disturbed);
 	fputc('\n', stderr);
+	if (!run->opt.independent && run->ntables) {
+		int blocks = 0;
+
+		for (int i = 0; i < run->ntables; i++)
+			blocks = run->tables[i].blocks > blocks ? run->tables[i].blocks : blocks;
+		fprintf(
+		    stderr,
+		    "pcbench: blocks: %d (window %g s), %d windows of the %d the budget of %g s "
+		    "planned (%d for the fewest blocks)\n",
+		    blocks, run->opt.time_s, run->windows, run->planned_windows, run->opt.budget_s,
+		    run->min_windows);
+	}
 	if (run->windows && !isinf(run->opt.noise_max_pct))
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows disturbed (run delay or steal over "

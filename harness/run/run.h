@@ -23,6 +23,7 @@
 #include "results.h"
 #include "topology.h"
 #include "commands.h"
+#include "blocks.h"
 
 #define MAX_THREAD_COUNTS 256
 
@@ -32,6 +33,13 @@ struct options {
 	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
 	double time_s, noise_max_pct;
 	int noise_retries;
+	/* The design (blocks.h): blocks (default) or independent repetitions; the precision
+	 * target (% ci half-width), the budget (s) and the maximum block count. */
+	int independent;
+	double precision, budget_s;
+	int max_blocks;
+	int time_set, reps_set; /* --time, -r given (else chosen for the budget) */
+	int gb_shuffle;		/* 0: --benchmark_enable_random_interleaving=false */
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
 	int matrix;
 	int profile;	/* --profile: sample the measuring threads (profile.h) */
@@ -69,6 +77,11 @@ struct measure_run {
 	int done, total, errors, skipped, ok, write_failed, stopped;
 	int disturbed;				 /* rows left disturbed (status disturbed) */
 	int windows, disturbed_windows, retries; /* every window measured, for the summary */
+	/* The block design (blocks.h): the block being measured (1-based, 0: none), the windows
+	 * the budget plans at most, the tables and how many reached the target. */
+	int block, planned_windows, min_windows, ntables;
+	struct bl_table *tables;
+	double budget_end; /* now_s() at which the budget is spent */
 	double t_first;
 	/* The family and repetition being set up or measured, or NULL: a fatal error after
 	 * creation (out of memory) is written as its status=error row (cmd.c). */
@@ -115,6 +128,8 @@ void write_row(struct measure_run *run, const struct family *f, int rep, enum st
 void progress(struct measure_run *run, const struct family *f, int rep, enum status st,
 	      const char *what);
 void progress_end(struct measure_run *run);
+/* progress_block - blocks: one line per block (also when stderr is not a terminal). */
+void progress_block(struct measure_run *run, int block, int tables, int spent);
 void home_cell(const struct family *f, char *buf, size_t len);
 
 #endif

@@ -175,19 +175,6 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 }
 
 /*
- * blocks_needed - the fewest clean blocks whose smallest p, times the correction's factor
- * @mult for the family, is below alpha: 6 for one comparison, 8 for four (Holm).
- */
-static int blocks_needed(const struct compare *c, int mult)
-{
-	int n = 1;
-
-	while (n < 64 && mult * stats_signrank_min_p((size_t)n) >= c->o.alpha)
-		n++;
-	return n;
-}
-
-/*
  * no_verdict - a paired comparison with something measured on both sides but too few clean
  * blocks for p < alpha after the correction; says why when the flags do not yet.
  */
@@ -196,7 +183,7 @@ static int no_verdict(const struct compare *c, struct result *r, struct sb *why)
 	const struct block *b = &c->blocks[r->block];
 	const struct cell *cb = &c->cells[b->cell[0]], *co = &c->cells[b->cell[r->col]];
 	int mult = c->o.correction == CORR_NONE || r->family < 1 ? 1 : r->family;
-	int need = blocks_needed(c, mult);
+	int need = stats_signrank_blocks_needed(mult, c->o.alpha);
 
 	/* Nothing measured on a side (skipped, failed): n/a, as without blocks. */
 	if (!r->paired || !(cb->nok + cb->ndist) || !(co->nok + co->ndist) ||
