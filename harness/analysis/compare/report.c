@@ -233,10 +233,16 @@ static int target_met(const struct compare *c, const struct result *r)
 	return has_target(c, r) && cmp_half_width(r) <= c->runs[0].precision;
 }
 
+/* measured - @r has ok rows on both sides, or no verdict (every block left out, say). */
+static int measured(const struct compare *c, const struct result *r)
+{
+	return has_data(c, r) || no_verdict(c, r);
+}
+
 /* paired_notes - blocks: comparisons without a verdict; the precision target reached. */
 static void paired_notes(const struct compare *c, struct header *h)
 {
-	int total = cmp_count_comparisons(c, has_data), nv = cmp_count_comparisons(c, no_verdict);
+	int total = cmp_count_comparisons(c, measured), nv = cmp_count_comparisons(c, no_verdict);
 
 	if (nv)
 		hdr(h, "note",
