@@ -36,7 +36,7 @@ package: build
 
 # The run prints its verdict tables and writes its full report (compare.txt, ...) into its
 # run directory; then, with gnuplot, the plots of the run it just made (also when some
-# measurement failed: the report flags it). The run says which directory it made through
+# measurement failed, or a comparison got no verdict, exit 5: the report flags it). The run says which directory it made through
 # --run-dir-file, so `make run ARGS='-o DIR'` plots DIR. The build is quiet unless it fails
 # (its log: $(BUILD)/build.log). make's status is the run's.
 run: deps-run configure
@@ -44,7 +44,7 @@ run: deps-run configure
 		{ cat $(BUILD)/build.log; echo "make run: the build failed ($(BUILD)/build.log)"; exit 1; }
 	@tmp=$$(mktemp); status=0; ./$(BUILD)/pcbench --run-dir-file "$$tmp" $(ARGS) || status=$$?; \
 	dir=$$(cat "$$tmp"); rm -f "$$tmp"; \
-	if [ $$status -le 1 ] && [ -n "$$dir" ]; then \
+	if { [ $$status -le 1 ] || [ $$status -eq 5 ]; } && [ -n "$$dir" ]; then \
 		if ! command -v gnuplot >/dev/null 2>&1; then \
 			echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; \
 		else out=$$(./$(BUILD)/pcbench plot "$$dir"); ps=$$?; \
