@@ -77,6 +77,7 @@ static void load(struct plot *p, const char *arg)
 	free(f.cpu_model);
 	free(f.machine);
 	free(f.start);
+	free(f.design);
 	if (f.dir) {
 		p->dir = f.dir;
 	} else { /* plots go next to a CSV file */
