@@ -41,6 +41,8 @@ int compare_run_report(const char *dir, int *no_verdict);
 /* profile_main - `pcbench profile RUN [--top N]`. */
 int profile_main(int argc, char **argv);
 extern const struct cmd_help profile_help;
+/* compare_report_file - the name of the @i-th file compare -o DIR writes, or NULL past the end. */
+const char *compare_report_file(int i);
 /* plot_main - `pcbench plot RUN [-o DIR]`. */
 int plot_main(int argc, char **argv);
 extern const struct cmd_help plot_help;

@@ -85,11 +85,16 @@ limit=1 # 512 bytes: less than the report of one family
 expect_fail "compare >file" "$tmp/cmp.txt" limited sh -c 'exec "$0" compare "$1" >"$2"' \
 	"$pcbench" "$tmp/good" "$tmp/cmp.txt"
 
-# context.json cannot be written (a directory is in its way): exit 1, message, nothing
-# measured after it.
+# context.json cannot be written (a directory is in its way): refused before measuring
+# (docs/measuring.md, "Output paths"): exit 2 naming it, no results.csv.
 mkdir -p "$tmp/ctx/context.json"
-expect_fail "context.json (a directory)" "$tmp/ctx/context.json" "$pcbench" -s page_counter -p +ABC \
-	-w direct -t 1 -r 2 --time 0.001 -o "$tmp/ctx"
+"$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 2 --time 0.001 -o "$tmp/ctx" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+{ [ $rc -eq 2 ] && grep -q "$tmp/ctx/context.json: not a regular file" "$tmp/err" &&
+	[ ! -e "$tmp/ctx/results.csv" ]; } ||
+	{ echo "FAIL: context.json (a directory): exit $rc, want 2:"; cat "$tmp/err"; fail=1; }
+echo "context.json (a directory): exit $rc: $(tail -n 1 "$tmp/err")"
 
 # context.json under a 2 KiB file-size limit: results.csv's header (1.3 KiB) is written
 # first and fits, context.json (over 3 KiB, written next, whole or not at all) does not:

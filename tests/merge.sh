@@ -69,5 +69,36 @@ grep -q "same run twice" "$tmp/out" || { echo "FAIL: merge a b a: message"; fail
 [ $? -eq 2 ] || { echo "FAIL: merge into m again: want exit 2"; fail=1; }
 "$pcbench" merge a >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: merge without -o: want exit 2"; fail=1; }
+
+# Names from data that become paths (docs/measuring.md, "Output paths"), bad context.json
+# files and cells that are not UTF-8: refused with exit 2 before anything is created.
+# refuse NAME FRAGMENT RUN - merge RUN -o bad exits 2, says FRAGMENT, creates nothing.
+refuse() {
+	before=$(find . | sort)
+	msg=$("$pcbench" merge "$3" -o bad/m 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -ne 2 ] || ! printf '%s\n' "$msg" | grep -q -- "$2"; then
+		echo "FAIL: merge $1: exit $rc, want 2 and \"$2\":"; echo "$msg"; fail=1
+	fi
+	[ "$(find . | sort)" = "$before" ] || { echo "FAIL: merge $1 left files"; fail=1; }
+}
+edit() { # edit DIR KEY VALUE: context.json's KEY set to the JSON VALUE
+	python3 -c 'import json,sys; p=sys.argv[1]+"/context.json"; j=json.load(open(p))
+j[sys.argv[2]]=json.loads(sys.argv[3]); json.dump(j,open(p,"w"))' "$1" "$2" "$3"
+}
+for v in '"../../../../tmp/pwned"' '".hidden"' '"-rf"' '"a/b"' '"x\u001b[2J"' "\"$(printf '%0300d' 0)\""; do
+	rm -rf e && cp -r a e && edit e run_id "$v"
+	refuse "run_id $v" "cannot name its file" e
+	rm -rf e && cp -r a e && edit e label "$v"
+	refuse "label $v" "cannot name its file" e
+done
+rm -rf e && cp -r a e && echo '{bad' >e/context.json
+refuse "malformed context.json" "context.json:1" e
+rm -rf e && cp -r a e && rm e/context.json && mkfifo e/context.json
+refuse "FIFO context.json" "not a regular file" e
+rm -rf e && cp -r a e && python3 -c 'import sys; p=sys.argv[1]; b=open(p,"rb").read().split(b"\n")
+r=b[1].split(b","); r[2]=b"\xff\xfe"; b[1]=b",".join(r); open(p,"wb").write(b"\n".join(b))' e/results.csv
+refuse "non-UTF-8 cell" "not valid UTF-8" e
+rm -rf e
 [ $fail -eq 0 ] && echo "merge: ok"
 exit $fail

@@ -397,11 +397,11 @@ static void test_write_error(void)
 		return;
 	}
 
-	/* The header itself cannot be written to /dev/full. */
+	/* A device is refused, not written to (lib/outpath.h). */
 	w = csv_create("/dev/full", cols, NCOLS, 1, err, sizeof(err));
 	CHECK(!w, "csv_create on /dev/full succeeded");
-	CHECK(strstr(err, "/dev/full") && strstr(err, strerror(ENOSPC)), "/dev/full: err \"%s\"",
-	      err);
+	CHECK(strstr(err, "/dev/full") && strstr(err, "not a regular file"),
+	      "/dev/full: err \"%s\"", err);
 	csv_close(w);
 
 	/* A row: swap the writer's descriptor for /dev/full after the header is out. */

@@ -22,6 +22,7 @@
 
 #include "infile.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -215,9 +216,10 @@ static int check_last_byte(const char *path, off_t size, char *err, size_t errle
 	return n == 1 && c == '\n' ? 0 : -1;
 }
 
-struct csv_writer *csv_create(const char *path, const char *const *cols, int ncols, int append,
+struct csv_writer *csv_create(const char *path, const char *const *cols, int ncols, int flags,
 			      char *err, size_t errlen)
 {
+	int append = flags & CSV_APPEND;
 	struct csv_writer *w;
 	struct stat st;
 	int fd, created;
@@ -227,11 +229,10 @@ struct csv_writer *csv_create(const char *path, const char *const *cols, int nco
 		return NULL;
 	}
 	created = stat(path, &st) != 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+	fd = flags & CSV_INSIDE ? outpath_open_inside(path, O_APPEND, err, errlen)
+				: outpath_open_named(path, O_APPEND, err, errlen);
+	if (fd < 0)
 		return NULL;
-	}
 	if (fstat(fd, &st)) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
@@ -295,29 +296,7 @@ int csv_close_or_remove(struct csv_writer *w)
 
 int csv_check_new(const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	int ret = 0;
-	char *c;
-
-	if (!stat(path, &st)) {
-		if (S_ISREG(st.st_mode))
-			return 0;
-		set_err(err, errlen, "not a regular file");
-		return -1;
-	}
-	c = canonical(path);
-	if (!c || access(c, F_OK) == 0 || errno != ENOENT) {
-		set_err(err, errlen, "%s", strerror(c ? errno : ENOENT));
-		ret = -1;
-	} else {
-		*strrchr(c, '/') = '\0';
-		if (access(c[0] ? c : "/", W_OK | X_OK)) {
-			set_err(err, errlen, "%s", strerror(errno));
-			ret = -1;
-		}
-	}
-	free(c);
-	return ret;
+	return outpath_check_file(path, err, errlen);
 }
 
 int csv_same_file(const char *a, const char *b)

@@ -10,14 +10,21 @@
 
 struct csv_writer;
 
+/* csv_create's @flags: append to an existing file; @path is inside a directory pcbench writes. */
+#define CSV_APPEND 1
+#define CSV_INSIDE 2
+
 /*
  * csv_create - open @path for writing rows with columns @cols[0..@ncols).
- * A new or empty file gets the header. With @append, an existing non-empty file is
+ * @path is a file the user named (a symlink to a regular file is followed) or, with
+ * CSV_INSIDE, one pcbench creates inside a directory (never followed); a FIFO or a device
+ * is refused either way (outpath.h).
+ * A new or empty file gets the header. With CSV_APPEND, an existing non-empty file is
  * appended to only when the whole file parses (every row, its final newline) and its
  * header is identical; otherwise (and without @append, when
  * the file exists and is non-empty) it fails. Returns NULL with "path: why" in @err.
  */
-struct csv_writer *csv_create(const char *path, const char *const *cols, int ncols, int append,
+struct csv_writer *csv_create(const char *path, const char *const *cols, int ncols, int flags,
 			      char *err, size_t errlen);
 
 /*

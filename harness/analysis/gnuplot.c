@@ -11,6 +11,7 @@
 
 #include "gnuplot.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "stop.h"
 #include "util.h"
 
@@ -76,7 +77,7 @@ char *gnuplot_scripts(void)
 int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, const char *png,
 		char *const *args)
 {
-	char *argv[16], *tmp = xasprintf("%s.XXXXXX", png);
+	char *argv[16], *tmp = xasprintf("%s.XXXXXX", png), why[PATH_MAX + 128];
 	int k = 0, status, fd, ok;
 	struct stat st;
 	pid_t pid;
@@ -110,7 +111,10 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	ok = WIFEXITED(status) && !WEXITSTATUS(status) && !stat(tmp, &st) && st.st_size > 0;
-	if (ok && rename(tmp, png)) {
+	if (ok && outpath_check_inside(png, why, sizeof(why))) { /* never onto a link or FIFO */
+		fprintf(stderr, "pcbench: %s\n", why);
+		ok = 0;
+	} else if (ok && rename(tmp, png)) {
 		fprintf(stderr, "pcbench: %s: %s\n", png, strerror(errno));
 		ok = 0;
 	} else if (!ok && !stop_requested) { /* gnuplot killed by the same ^C: no failure */

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "infile.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "results.h"
 #include "util.h"
 
@@ -119,60 +121,108 @@ static int union_columns(const struct run_file *runs, int n, const char ***out)
 	return ncols;
 }
 
-/* copy_context - @from (a context.json) to @to through the checked output path. */
-static int copy_context(const char *from, const char *to)
-{
-	char err[1024];
-	json_t *j = infile_json(from, err, sizeof(err));
-	char *text;
-	int rc;
+/* A run's context.json, read and checked before anything is created. */
+struct ctx_copy {
+	char *name; /* its file name under DIR/contexts/ */
+	char *text; /* its JSON, as written there */
+};
 
-	if (!j) {
-		fprintf(stderr, "pcbench: merge: %s\n", err);
-		return -1;
-	}
-	text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(j);
-	rc = text ? outfile_write_all(to, text, strlen(text)) : -1;
-	free(text);
-	return rc;
-}
-
-/* copy_contexts - each run's context.json as DIR/contexts/RUN_ID[-LABEL].json. */
-static int copy_contexts(const struct run_file *runs, int n, const char *dir, int *copied)
+/*
+ * read_contexts - each run's context.json, parsed, and its name RUN_ID[-LABEL][.K].json
+ * (K for a second CSV of one run): a context.json that cannot be read, or a run_id or label
+ * that cannot be a plain file name (outpath_name_check: no '/', no leading '.', bounded),
+ * is refused (exit 2) before anything is created. Returns how many runs have one.
+ */
+static int read_contexts(const struct run_file *runs, int n, struct ctx_copy *cc)
 {
-	char *cdir = xasprintf("%s/contexts", dir);
-	int bad = 0;
+	char err[PATH_MAX + 256];
+	int count = 0;
 	struct stat st;
 
-	*copied = 0;
 	for (int r = 0; r < n; r++) {
-		char *from, *to;
-		const char *id = runs[r].run_id;
+		const char *id = runs[r].run_id, *label = runs[r].label;
+		char *from, *base;
+		json_t *j;
 
 		if (!runs[r].dir)
 			continue;
 		from = xasprintf("%s/context.json", runs[r].dir);
-		if (stat(from, &st)) {
+		if (lstat(from, &st) && errno == ENOENT) {
 			free(from);
 			continue;
 		}
-		if (!*copied)
-			mkdir_p(cdir, "--out");
+		j = infile_json(from, err, sizeof(err));
+		if (!j)
+			usage_error("RUN", runs[r].arg, "%s", err);
 		if (!id) /* no run_id in it: the first row's */
 			id = runs[r].t->rows[0][csv_col(runs[r].t, "run_id")];
-		to = xasprintf("%s/%s%s%s.json", cdir, id, runs[r].label ? "-" : "",
-			       runs[r].label ? runs[r].label : "");
-		for (int k = 2; !stat(to, &st); k++) { /* two CSVs of one run: keep both */
-			free(to);
-			to = xasprintf("%s/%s%s%s.%d.json", cdir, id, runs[r].label ? "-" : "",
-				       runs[r].label ? runs[r].label : "", k);
+		base = xasprintf("%s%s%s", id, label ? "-" : "", label ? label : "");
+		if (outpath_name_check(id, err, sizeof(err)) ||
+		    (label && outpath_name_check(label, err, sizeof(err))) ||
+		    outpath_name_check(base, err, sizeof(err)))
+			usage_error("RUN", runs[r].arg,
+				    "run_id%s %s cannot name its file in DIR/contexts: %s",
+				    label ? " and label" : "", base, err);
+		cc[r].name = xasprintf("%s.json", base);
+		for (int k = 2, dup = 1; dup; k++) { /* two CSVs of one run: keep both */
+			dup = 0;
+			for (int q = 0; q < r && !dup; q++)
+				dup = cc[q].name && !strcmp(cc[q].name, cc[r].name);
+			if (dup) {
+				free(cc[r].name);
+				cc[r].name = xasprintf("%s.%d.json", base, k);
+			}
 		}
-		if (copy_context(from, to))
-			bad = 1;
-		else
-			++*copied;
+		cc[r].text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (!cc[r].text)
+			usage_error("RUN", from, "%s", strerror(ENOMEM));
+		json_decref(j);
+		free(base);
 		free(from);
+		count++;
+	}
+	return count;
+}
+
+/*
+ * check_cells - every cell becomes a JSON string in results.jsonl: one that is not UTF-8
+ * is refused (exit 2, naming the file, row and column) before anything is created.
+ */
+static void check_cells(const struct run_file *runs, int n)
+{
+	for (int r = 0; r < n; r++) {
+		const struct csv_table *t = runs[r].t;
+
+		for (int i = 0; i < t->nrows; i++)
+			for (int c = 0; c < t->ncols; c++) {
+				json_t *v = json_string(t->rows[i][c]);
+
+				if (!v)
+					usage_error("RUN", runs[r].csv_path,
+						    "row %d, column %s: not valid UTF-8 text",
+						    i + 2, t->header[c]);
+				json_decref(v);
+			}
+	}
+}
+
+/* write_contexts - the checked contexts into DIR/contexts/ (whole files, temp+rename). */
+static int write_contexts(const struct ctx_copy *cc, int n, const char *dir)
+{
+	char *cdir = xasprintf("%s/contexts", dir);
+	int bad = 0;
+
+	if (mkdir(cdir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "pcbench: merge: %s: %s\n", cdir, strerror(errno));
+		bad = 1;
+	}
+	for (int r = 0; r < n && !bad; r++) {
+		char *to;
+
+		if (!cc[r].name)
+			continue;
+		to = xasprintf("%s/%s", cdir, cc[r].name);
+		bad = outfile_write_all(to, cc[r].text, strlen(cc[r].text)) != 0;
 		free(to);
 	}
 	free(cdir);
@@ -185,6 +235,7 @@ static struct {
 	struct keys *keys;
 	const char **cols, **vals;
 	int *map;
+	struct ctx_copy *cc;
 } M;
 
 int merge_main(int argc, char **argv)
@@ -195,8 +246,8 @@ int merge_main(int argc, char **argv)
 	struct csv_writer *w;
 	struct stat st;
 	struct outfile jl;
-	char *csv_path, *jl_path;
-	int n, ncols, nrows = 0, bad = 0, copied;
+	char *csv_path, *jl_path, *csv_tmp;
+	int n, ncols, nrows = 0, bad = 0, copied, fd, made;
 
 	opt_init(&op, &merge_help);
 	while (opt_next(&op, argc, argv) == 'o')
@@ -214,18 +265,56 @@ int merge_main(int argc, char **argv)
 	ncols = union_columns(M.runs, n, &M.cols);
 
 	/* Everything is checked before anything is created: a refusal leaves no trace. */
+	M.cc = xcalloc((size_t)n, sizeof(*M.cc));
+	copied = read_contexts(M.runs, n, M.cc);
+	check_cells(M.runs, n);
+	if (outpath_check_dir(dir, (const char *const[]){"results.csv", "results.jsonl", NULL}, err,
+			      sizeof(err)))
+		usage_error("--out", dir, "%s", err);
 	csv_path = xasprintf("%s/results.csv", dir);
 	jl_path = xasprintf("%s/results.jsonl", dir);
 	if (!stat(csv_path, &st) && st.st_size > 0)
 		usage_error("--out", dir, "%s exists (choose a new directory)", csv_path);
 	if (!stat(jl_path, &st) && st.st_size > 0)
 		usage_error("--out", dir, "%s exists (choose a new directory)", jl_path);
+	if (copied) {
+		char *cdir = xasprintf("%s/contexts", dir);
+		const char **names = xcalloc((size_t)n + 1, sizeof(*names));
+		int k = 0;
+
+		for (int r = 0; r < n; r++)
+			if (M.cc[r].name)
+				names[k++] = M.cc[r].name;
+		if (outpath_check_dir(cdir, names, err, sizeof(err)))
+			usage_error("--out", dir, "%s", err);
+		free(names);
+		free(cdir);
+	}
+	/*
+	 * Written whole or not at all: results.csv and results.jsonl go to temp files, renamed
+	 * into place only when every row is written (results.csv last); a signal or a failed
+	 * write removes them, and the directory when this merge made it.
+	 */
+	made = stat(dir, &st) != 0;
 	mkdir_p(dir, "--out");
-	w = csv_create(csv_path, M.cols, ncols, 0, err, sizeof(err));
-	if (!w)
+	if (made)
+		outfile_track((char *)dir, 1); /* removed when empty */
+	csv_tmp = xasprintf("%s.XXXXXX", csv_path);
+	fd = mkstemp(csv_tmp);
+	if (fd < 0)
+		usage_error("--out", dir, "%s: %s", csv_path, strerror(errno));
+	close(fd);
+	outfile_track(csv_tmp, 1);
+	w = csv_create(csv_tmp, M.cols, ncols, CSV_INSIDE, err, sizeof(err));
+	if (!w) {
+		unlink(csv_tmp);
 		usage_error("--out", dir, "%s", err);
-	if (outfile_open(&jl, jl_path))
+	}
+	if (outfile_open(&jl, jl_path)) {
+		csv_close(w);
+		unlink(csv_tmp);
 		return 1;
+	}
 
 	M.vals = xcalloc((size_t)ncols, sizeof(*M.vals));
 	M.map = xcalloc((size_t)ncols, sizeof(*M.map));
@@ -257,9 +346,32 @@ int merge_main(int argc, char **argv)
 		outfile_abort(&jl);
 	else if (outfile_close(&jl))
 		bad = 1;
-	bad |= copy_contexts(M.runs, n, dir, &copied);
+	bad = bad || write_contexts(M.cc, n, dir);
+	if (!bad && rename(csv_tmp, csv_path)) {
+		fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path, strerror(errno));
+		bad = 1;
+	}
+	outfile_track(csv_tmp, 0);
+	if (made)
+		outfile_track((char *)dir, 0);
 	if (bad) {
-		fprintf(stderr, "pcbench: merge: %s is incomplete (a write failed)\n", dir);
+		unlink(csv_tmp);
+		unlink(jl_path);
+		for (int r = 0; r < n; r++)
+			if (M.cc[r].name) {
+				char *p = xasprintf("%s/contexts/%s", dir, M.cc[r].name);
+
+				unlink(p);
+				free(p);
+			}
+		if (made) {
+			char *cdir = xasprintf("%s/contexts", dir);
+
+			rmdir(cdir);
+			rmdir(dir);
+			free(cdir);
+		}
+		fprintf(stderr, "pcbench: merge: a write failed: nothing merged into %s\n", dir);
 		return 1;
 	}
 	printf("merged %d run%s (%d rows, %d columns) into %s; %d context%s in %s/contexts\n", n,

@@ -25,6 +25,7 @@
 #include "stats.h"
 #include "results.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "stop.h"
 #include "util.h"
 
@@ -290,6 +291,34 @@ static int distinct(const struct plot *p, const char *scenario, int col, char **
 			out[n++] = (char *)v;
 	}
 	return n;
+}
+
+/*
+ * check_names - the scenarios and workloads name the PNG files: each must be one plain
+ * file name (outpath.h), and each PNG's name in -o DIR must be free or a regular file (a
+ * symlink or FIFO there is refused), or the run is refused before anything is made.
+ */
+static void check_names(const struct plot *p)
+{
+	char err[PATH_MAX + 256];
+
+	for (int r = 0; r < p->t->nrows; r++) {
+		const char *v[2] = {cellv(p, r, p->c_scenario), cellv(p, r, p->c_workload)};
+		char *png[3];
+
+		for (int k = 0; k < 2; k++)
+			if (v[k][0] && outpath_name_check(v[k], err, sizeof(err)))
+				usage_error(k ? "workload" : "scenario", v[k],
+					    "%s (it names a plot file)", err);
+		png[0] = xasprintf("%s/scaling-%s-%s.png", p->outdir, v[0], v[1]);
+		png[1] = xasprintf("%s/counters-%s.png", p->outdir, v[0]);
+		png[2] = xasprintf("%s/c2c-matrix.png", p->outdir);
+		for (int k = 0; k < 3; k++) {
+			if (outpath_check_inside(png[k], err, sizeof(err)))
+				usage_error("-o", p->outdir, "%s", err);
+			free(png[k]);
+		}
+	}
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -641,7 +670,7 @@ int plot_main(int argc, char **argv)
 {
 	struct plot *const p = &state;
 	struct opt_parser op;
-	char **scs;
+	char **scs, err[PATH_MAX + 256];
 	int nsc, *ls;
 
 	memset(p, 0, sizeof(*p));
@@ -655,6 +684,11 @@ int plot_main(int argc, char **argv)
 	if (optind + 1 < argc)
 		usage_error("argument", argv[optind + 1], "unexpected: plot takes one RUN");
 	load(p, argv[optind]);
+	if (!p->outdir)
+		p->outdir = p->dir;
+	check_names(p);
+	if (outpath_check_dir(p->outdir, NULL, err, sizeof(err)))
+		usage_error("-o", p->outdir, "%s", err);
 	p->gnuplot = gnuplot_find();
 	if (!p->gnuplot) {
 		fprintf(stderr, "pcbench: plot: gnuplot is not installed (Debian: apt-get install "
@@ -666,16 +700,15 @@ int plot_main(int argc, char **argv)
 		usage_error("plot", "scaling.gp",
 			    "gnuplot scripts not found (set PCBENCH_SCRIPTS to pcbench's "
 			    "scripts/ directory)");
-	if (!p->outdir)
-		p->outdir = p->dir;
-	/* From here on a signal stops at the next plot: the PNGs written stay, whole. */
-	stop_install(STOP_FLAG, 0);
-	mkdir_p(p->outdir, "-o");
+	/* The temp directory first: a bad TMPDIR is refused before -o DIR is made. */
 	p->tmpdir =
 	    xasprintf("%s/pcbench-plot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(p->tmpdir))
 		usage_error("plot", p->tmpdir, "%s", strerror(errno));
 	outfile_track(p->tmpdir, 1);
+	/* From here on a signal stops at the next plot: the PNGs written stay, whole. */
+	stop_install(STOP_FLAG, 0);
+	mkdir_p(p->outdir, "-o");
 
 	build_lines(p);
 	scs = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));

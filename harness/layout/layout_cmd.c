@@ -148,5 +148,5 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen)
 
 int layout_write_out(const char *path, const char *text)
 {
-	return outfile_write_all(path ? path : "-", text, strlen(text)) ? 1 : 0;
+	return outfile_write_named(path ? path : "-", text, strlen(text)) ? 1 : 0;
 }

@@ -16,6 +16,7 @@
 #include "btf.h"
 #include "infile.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "pahole.h"
 
 #include "layout_cmd.h"
@@ -205,6 +206,9 @@ int layout_import_cmd(int argc, char **argv)
 			return err2("import: one input only: %s and %s", input, argv[i]);
 		input = argv[i];
 	}
+	/* -o FILE is checked before anything is read (outpath.h): exit 2, nothing created. */
+	if (out && strcmp(out, "-") && outpath_check_file(out, err, sizeof(err)))
+		return err2("import: -o: %s", err);
 	if (btf) {
 		if (object || expand)
 			return err2("import: --btf reads BTF itself: no --from-object or -E");

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outpath.h"
 #include "util.h"
 
 /*
@@ -105,8 +106,15 @@ int outfile_open(struct outfile *o, const char *path)
 	return outfile_open_err(o, path, NULL, 0);
 }
 
-int outfile_open_err(struct outfile *o, const char *path, char *err, size_t errlen)
+/*
+ * open_common - the temp file for @path. @follow 0: @path is a file inside a directory
+ * (a symlink or special file there is refused); 1: a path the user named (a symlink to a
+ * regular file is followed: the temp file is made next to its target, renamed onto it).
+ */
+static int open_common(struct outfile *o, const char *path, int follow, char *err, size_t errlen)
 {
+	char why[PATH_MAX + 128];
+	char *target;
 	int fd, e;
 
 	*o = (struct outfile){.err = err, .errlen = errlen};
@@ -115,12 +123,21 @@ int outfile_open_err(struct outfile *o, const char *path, char *err, size_t errl
 		o->f = stdout;
 		return 0;
 	}
-	o->tmp = xasprintf("%s.XXXXXX", path);
+	target = outpath_target(path, follow, why, sizeof(why));
+	if (!target) {
+		if (err)
+			set_err(err, errlen, "%s", why);
+		else
+			fprintf(stderr, "pcbench: %s\n", why);
+		return -1;
+	}
+	o->tmp = xasprintf("%s.XXXXXX", target);
 	o->sink = xcalloc(1, sizeof(*o->sink));
 	fd = mkstemp(o->tmp);
 	if (fd >= 0 && (o->f = sink_open(o->sink, fd))) {
 		fchmod(fd, 0666 & ~current_umask());
-		o->path = xstrdup(path);
+		o->path = target;
+		o->follow = follow;
 		outfile_track(o->tmp, 1);
 		return 0;
 	}
@@ -131,9 +148,20 @@ int outfile_open_err(struct outfile *o, const char *path, char *err, size_t errl
 	}
 	free(o->tmp);
 	free(o->sink);
+	free(target);
 	*o = (struct outfile){.err = err, .errlen = errlen};
 	/* mkstemp's error is about the directory: name the target the user gave. */
 	return fail(path, e, o->err, o->errlen);
+}
+
+int outfile_open_err(struct outfile *o, const char *path, char *err, size_t errlen)
+{
+	return open_common(o, path, 0, err, errlen);
+}
+
+int outfile_open_named(struct outfile *o, const char *path, char *err, size_t errlen)
+{
+	return open_common(o, path, 1, err, errlen);
 }
 
 static void release(struct outfile *o)
@@ -174,6 +202,21 @@ int outfile_close(struct outfile *o)
 		e = errno;
 	if (fclose(o->f) && !e)
 		e = o->sink->err ? o->sink->err : EIO;
+	if (!e && !o->follow) { /* what was planted meanwhile is refused, not replaced */
+		char why[PATH_MAX + 128];
+		char *t = outpath_target(o->path, 0, why, sizeof(why));
+
+		if (!t) {
+			unlink(o->tmp);
+			if (o->err)
+				set_err(o->err, o->errlen, "%s", why);
+			else
+				fprintf(stderr, "pcbench: %s\n", why);
+			release(o);
+			return -1;
+		}
+		free(t);
+	}
 	if (!e && rename(o->tmp, o->path))
 		e = errno;
 	if (e) {
@@ -194,6 +237,16 @@ int outfile_write_all_err(const char *path, const void *buf, size_t len, char *e
 	struct outfile o;
 
 	if (outfile_open_err(&o, path, err, errlen))
+		return -1;
+	fwrite(buf, 1, len, o.f);
+	return outfile_close(&o);
+}
+
+int outfile_write_named(const char *path, const void *buf, size_t len)
+{
+	struct outfile o;
+
+	if (outfile_open_named(&o, path, NULL, 0))
 		return -1;
 	fwrite(buf, 1, len, o.f);
 	return outfile_close(&o);

@@ -22,14 +22,24 @@ struct outfile {
 	char *path;	   /* the target, as given */
 	char *tmp;	   /* the temp file renamed onto @path; NULL for stdout */
 	struct sink *sink; /* its descriptor and first write error */
+	int follow;	   /* outfile_open_named: @path is where a named symlink led */
 	char *err;	   /* outfile_open_err: the reason goes here, not to stderr */
 	size_t errlen;
 };
 
-/* outfile_open - start writing @path ("-": stdout). 0, or -1 after the message. */
+/*
+ * outfile_open - start writing @path ("-": stdout), a file pcbench creates inside a
+ * directory: an existing symlink, FIFO or device there is refused (outpath.h), never
+ * followed or replaced. 0, or -1 after the message.
+ */
 int outfile_open(struct outfile *o, const char *path);
 /* outfile_open_err - outfile_open, with "PATH: why" in @err instead of on stderr. */
 int outfile_open_err(struct outfile *o, const char *path, char *err, size_t errlen);
+/*
+ * outfile_open_named - outfile_open_err for a path the user named (--run-dir-file, layout
+ * import -o): a symlink to a regular file is followed, as a shell's `>` would.
+ */
+int outfile_open_named(struct outfile *o, const char *path, char *err, size_t errlen);
 /* outfile_close - check, sync, close and rename into place. 0, or -1 after the message. */
 int outfile_close(struct outfile *o);
 /* outfile_abort - drop the temp file (the target is left as it was); no message. */
@@ -57,6 +67,8 @@ int outfile_fclose_sync(FILE *f);
 
 /* outfile_write_all - write @len bytes of @buf to @path through the steps above. */
 int outfile_write_all(const char *path, const void *buf, size_t len);
+/* outfile_write_named - outfile_write_all through outfile_open_named. */
+int outfile_write_named(const char *path, const void *buf, size_t len);
 
 /*
  * outfile_stdout_init - make stdout a checked stream (first thing in main): it keeps the

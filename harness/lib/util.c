@@ -174,20 +174,3 @@ int ends_with(const char *s, const char *suffix)
 
 	return n >= m && !strcmp(s + n - m, suffix);
 }
-
-void mkdir_p(const char *path, const char *what)
-{
-	char *buf = xstrdup(path);
-
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			usage_error(what, path, "cannot create %s: %s", buf, strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		usage_error(what, path, "%s", strerror(errno));
-	free(buf);
-}

@@ -56,10 +56,4 @@ char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0
 /* ends_with - @s ends with @suffix. */
 int ends_with(const char *s, const char *suffix);
 
-/*
- * mkdir_p - create @path and its missing parents; on failure exit 2 naming option @what
- * and the path.
- */
-void mkdir_p(const char *path, const char *what);
-
 #endif

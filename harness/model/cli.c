@@ -15,6 +15,7 @@
 #include "model.h"
 #include "plan.h"
 #include "num.h"
+#include "outpath.h"
 #include "stop.h"
 #include "strbuf.h"
 #include "table.h"
@@ -259,6 +260,9 @@ static void open_csv(struct csv_out *c, const struct mopts *o, const struct scen
 		}
 	}
 	/* Checked before anything is created: a refused run leaves no trace. */
+	if (o->out &&
+	    outpath_check_dir(o->out, (const char *const[]){"model.csv", NULL}, err, sizeof(err)))
+		usage_error("--out", o->out, "%s", err);
 	if (o->csv && csv_check_new(o->csv, err, sizeof(err)))
 		usage_error("--csv", o->csv, "%s", err);
 	/* An existing --csv file is validated whole (opening it creates nothing). */
@@ -273,7 +277,7 @@ static void open_csv(struct csv_out *c, const struct mopts *o, const struct scen
 			c->made_dir = o->out;
 		else if (errno != EEXIST)
 			usage_error("--out", o->out, "%s", strerror(errno));
-		if (!(c->w[0] = csv_create(path, c->cols, c->ncols, 0, err, sizeof(err))))
+		if (!(c->w[0] = csv_create(path, c->cols, c->ncols, CSV_INSIDE, err, sizeof(err))))
 			usage_error("--out", o->out, "%s", err);
 	}
 	if (o->csv && !c->w[1] &&

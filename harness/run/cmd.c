@@ -192,20 +192,24 @@ static struct topo *load_topology(struct measure_run *run, const struct options 
  * directory under ./results/ (the default, or -o results/NAME): a run elsewhere leaves
  * this directory alone.
  */
-static void link_latest(struct measure_run *run)
+static int link_latest(struct measure_run *run)
 {
 	char dir[PATH_MAX], results[PATH_MAX];
 	size_t n;
 
 	if (!realpath(run->run_dir, dir) || !realpath("results", results))
-		return;
+		return 0;
 	n = strlen(results);
 	if (strncmp(dir, results, n) || dir[n] != '/')
-		return;
+		return 0;
 	unlink("results/latest.tmp");
 	if (symlink(dir + n + 1, "results/latest.tmp") ||
-	    rename("results/latest.tmp", "results/latest"))
+	    rename("results/latest.tmp", "results/latest")) {
 		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
+		unlink("results/latest.tmp");
+		return -1; /* an output that could not be written: exit 1 */
+	}
+	return 0;
 }
 
 /* write_run_dir_file - --run-dir-file FILE: the run directory's path and a newline. */
@@ -217,7 +221,7 @@ static int write_run_dir_file(struct measure_run *run)
 	if (!run->opt.run_dir_file)
 		return 0;
 	line = xasprintf("%s\n", run->run_dir);
-	rc = outfile_write_all(run->opt.run_dir_file, line, strlen(line));
+	rc = outfile_write_named(run->opt.run_dir_file, line, strlen(line));
 	free(line);
 	return rc;
 }
@@ -484,7 +488,7 @@ int measure_main(int argc, char **argv)
 	struct job *jobs;
 	struct topo *topo;
 	char err[PATH_MAX + 128], path[2 * PATH_MAX + 256]; /* gcc -Wformat-truncation */
-	int ngb = 0, no_verdict = 0, st = prepare(run, argc, argv, 0);
+	int ngb = 0, no_verdict = 0, latest_failed, st = prepare(run, argc, argv, 0);
 
 	if (st >= 0)
 		return st;
@@ -517,7 +521,7 @@ int measure_main(int argc, char **argv)
 	snprintf(err, sizeof(err), "%s\n", run->topology_fp);
 	if (outfile_write_all(path, err, strlen(err)))
 		run->write_failed = 1;
-	link_latest(run);
+	latest_failed = link_latest(run); /* measured anyway; exit 1 at the end */
 	if (pmu_absent_note(run->pmu)[0])
 		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
 			pmu_absent_note(run->pmu));
@@ -604,7 +608,7 @@ int measure_main(int argc, char **argv)
 	if (write_run_dir_file(run))
 		run->write_failed = 1;
 	/* 3 (above), then 1, then 5, then 4, then 0 */
-	if (run->errors || run->write_failed)
+	if (run->errors || run->write_failed || latest_failed)
 		return 1;
 	if (no_verdict > 0)
 		return 5;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* rows.c - results.csv: its columns and one row per measurement; context.json. */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "pmu_events.h"
 #include "run.h"
 #include "util.h"
@@ -50,13 +53,43 @@ static void make_default_dir(struct measure_run *run)
 	}
 }
 
+/*
+ * The files a run creates in its directory (compare's report files are added from its
+ * format table): each must be missing or a regular file there, checked before measuring.
+ */
+static const char *const run_files[] = {
+    "results.csv",  "results.jsonl", "context.json", "objects.json",
+    "topology.xml", "topology_fp",   "perf.data",
+};
+
+/* check_run_dir_files - every file the run will create in @dir may be created there. */
+static void check_run_dir_files(const char *dir)
+{
+	enum { NRUN = sizeof(run_files) / sizeof(run_files[0]), MAXN = NRUN + 16 };
+	const char *names[MAXN + 1];
+	char err[PATH_MAX + 256];
+	int n = 0;
+
+	for (int i = 0; i < NRUN; i++)
+		names[n++] = run_files[i];
+	for (int i = 0; n < MAXN && compare_report_file(i); i++)
+		names[n++] = compare_report_file(i);
+	names[n] = NULL;
+	if (outpath_check_dir(dir, names, err, sizeof(err)))
+		usage_error("--out", dir, "%s", err);
+}
+
 void check_outputs(struct measure_run *run, const struct options *o)
 {
 	struct stat st;
 	char path[PATH_MAX + 16], err[PATH_MAX + 128], stamp[32];
 
 	if (o->out) {
+		if (!o->out[0] || strlen(o->out) >= sizeof(run->run_dir))
+			usage_error("--out", o->out, "%s",
+				    strerror(o->out[0] ? ENAMETOOLONG : ENOENT));
 		snprintf(run->run_dir, sizeof(run->run_dir), "%s", o->out);
+		outpath_trim(run->run_dir); /* "-o r/" is the run "r" */
 	} else {
 		utc_now(stamp, sizeof(stamp));
 		for (char *p = stamp; *p; p++)
@@ -64,6 +97,7 @@ void check_outputs(struct measure_run *run, const struct options *o)
 		snprintf(run->run_dir, sizeof(run->run_dir), "results/%s-%s", stamp,
 			 run->ctx.label[0] ? run->ctx.label : run->ctx.host);
 	}
+	check_run_dir_files(run->run_dir);
 	snprintf(path, sizeof(path), "%s/results.csv", run->run_dir);
 	if (o->out && !o->force && !stat(path, &st) && st.st_size > 0)
 		usage_error("--out", run->run_dir,
@@ -73,6 +107,21 @@ void check_outputs(struct measure_run *run, const struct options *o)
 			    "is this run's own results file: every row would be written twice");
 	if (o->csv && csv_check_new(o->csv, err, sizeof(err)))
 		usage_error("--csv", o->csv, "%s", err);
+	if (o->run_dir_file) {
+		char rf[PATH_MAX + 16];
+
+		if (outpath_check_file(o->run_dir_file, err, sizeof(err)))
+			usage_error("--run-dir-file", o->run_dir_file, "%s", err);
+		if (csv_same_file(o->run_dir_file, run->run_dir))
+			usage_error("--run-dir-file", o->run_dir_file,
+				    "is the run directory itself");
+		for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++) {
+			snprintf(rf, sizeof(rf), "%s/%s", run->run_dir, run_files[i]);
+			if (csv_same_file(o->run_dir_file, rf))
+				usage_error("--run-dir-file", o->run_dir_file,
+					    "is this run's own %s", run_files[i]);
+		}
+	}
 }
 
 void make_run_dir(struct measure_run *run, const struct options *o)
@@ -91,6 +140,7 @@ void make_run_dir(struct measure_run *run, const struct options *o)
 void open_outputs(struct measure_run *run, const struct options *o)
 {
 	struct stat st;
+	int fd;
 	char path[PATH_MAX + 16], err[PATH_MAX + 128];
 
 	columns_build(run);
@@ -102,14 +152,14 @@ void open_outputs(struct measure_run *run, const struct options *o)
 	snprintf(path, sizeof(path), "%s/results.csv", run->run_dir);
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
-	run->csv = csv_create(path, run->cols, run->ncols, 0, err, sizeof(err));
+	run->csv = csv_create(path, run->cols, run->ncols, CSV_INSIDE, err, sizeof(err));
 	if (!run->csv)
 		usage_error("--out", run->run_dir, "%s (choose a new run directory, or --force)",
 			    err);
 	snprintf(run->jsonl_path, sizeof(run->jsonl_path), "%s/results.jsonl", run->run_dir);
-	run->jsonl = fopen(run->jsonl_path, "w");
-	if (!run->jsonl)
-		usage_error("--out", run->jsonl_path, "%s", strerror(errno));
+	fd = outpath_open_inside(run->jsonl_path, O_TRUNC, err, sizeof(err));
+	if (fd < 0 || !(run->jsonl = fdopen(fd, "w")))
+		usage_error("--out", run->jsonl_path, "%s", fd < 0 ? err : strerror(errno));
 	if (o->csv && !run->csv_extra)
 		run->csv_extra = open_extra_csv(run, o->csv);
 	if (o->profile && run->prof.ok) {

@@ -5,6 +5,7 @@
  * Its options (one table, lib/opt.h) and the command: load, group, compare, report.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "num.h"
 #include "opt.h"
 #include "outfile.h"
+#include "outpath.h"
 /* Long-only options. */
 enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI, O_CORRECTION };
 
@@ -90,6 +92,14 @@ static double parse_double(const char *opt, const char *s, double lo, double hi,
 	return v;
 }
 
+const char *compare_report_file(int i)
+{
+	for (const struct report_format *f = compare_formats; f->name; f++)
+		if (f->file && i-- == 0)
+			return f->file;
+	return NULL;
+}
+
 static void parse_args(int argc, char **argv, struct cmp_options *o, const char ***args, int *nargs)
 {
 	struct opt_parser op;
@@ -151,6 +161,17 @@ static void parse_args(int argc, char **argv, struct cmp_options *o, const char 
 	}
 	*args = (const char **)argv + optind;
 	*nargs = argc - optind;
+	if (o->out_dir) { /* checked before anything is read or made (outpath.h) */
+		const char *names[16];
+		char err[PATH_MAX + 256];
+		int n = 0;
+
+		while (n < 15 && compare_report_file(n))
+			names[n] = compare_report_file(n), n++;
+		names[n] = NULL;
+		if (outpath_check_dir(o->out_dir, names, err, sizeof(err)))
+			usage_error("--out", o->out_dir, "%s", err);
+	}
 	if (!*nargs)
 		usage_error("RUN", "",
 			    "missing: give a run directory or a results CSV (see "
