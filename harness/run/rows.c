@@ -59,7 +59,7 @@ static void make_default_dir(struct measure_run *run)
  */
 static const char *const run_files[] = {
     "results.csv",  "results.jsonl", "context.json", "objects.json",
-    "topology.xml", "topology_fp",   "perf.data",
+    "topology.xml", "topology_fp",   "perf.data",    "profile.csv",
 };
 
 /* check_run_dir_files - every file the run will create in @dir may be created there. */
@@ -168,7 +168,7 @@ void open_outputs(struct measure_run *run, const struct options *o)
 						    "event",	 "symbol",  "samples", "memcg"};
 
 		snprintf(path, sizeof(path), "%s/profile.csv", run->run_dir);
-		run->prof_csv = csv_create(path, pcols, PROF_NCOLS, 0, err, sizeof(err));
+		run->prof_csv = csv_create(path, pcols, PROF_NCOLS, CSV_INSIDE, err, sizeof(err));
 		if (!run->prof_csv)
 			usage_error("--out", path, "%s", err);
 	}
