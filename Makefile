@@ -86,7 +86,7 @@ fuzz-smoke: deps
 	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPCBENCH_FUZZ=ON -DPCBENCH_SANITIZE=address,undefined >/dev/null
 	@cmake --build build-fuzz -j $(JOBS) --target fuzz_layout fuzz_pahole fuzz_recipe \
-		fuzz_lists fuzz_csv fuzz_param
+		fuzz_lists fuzz_csv fuzz_param fuzz_btf
 	./scripts/fuzz-smoke build-fuzz $(FUZZ_SECONDS)
 
 # The instrument-overhead benchmark (pcbench vs a compiled struct in a plain loop).

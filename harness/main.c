@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* main.c - the command table: dispatch, --help, `pcbench help` and --version from its rows. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,12 @@ int main(int argc, char **argv)
 {
 	const struct command *c = argc > 1 ? command_find(argv[1]) : NULL;
 
+	/*
+	 * A file-size limit (ulimit -f, batch schedulers) must fail the write with EFBIG, which
+	 * the checked output path reports (exit 1, temp files removed, rows whole), not kill
+	 * the process with SIGXFSZ's default action mid-row.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	/* Every report ends with a checked stdout: a lost write is exit 1, never success. */
 	outfile_stdout_init();
 	atexit(outfile_check_stdout);

@@ -3,14 +3,20 @@
 # for a full disk: write() fails with EFBIG) are reported with the path and stop the run
 # with exit 1, and results.csv keeps whole rows only and still parses (results.jsonl, the
 # same rows as JSON, is larger and may be the file that fails first: whole lines too).
+#
+# diskfull.sh PCBENCH default - the same with SIGXFSZ at its default action (as under batch
+# schedulers and login limits): pcbench ignores it itself, so every case reads the same
+# (exit 1 and the message, no temp file, whole rows), never "killed by signal 153".
 set -u
-pcbench=$1
+pcbench=$1 mode=${2:-ignored}
+# xfsz - SIGXFSZ as this mode has it, for the limited command that follows.
+xfsz() { if [ "$mode" = default ]; then trap - XFSZ; else trap '' XFSZ; fi; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 (
-	trap '' XFSZ
+	xfsz
 	ulimit -f 24 # 512-byte blocks: 12 KiB per file
 	exec "$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 200 --time 0.001 -o "$tmp/run"
 ) >"$tmp/out" 2>"$tmp/err"
@@ -54,7 +60,7 @@ awk 'BEGIN { print "struct big {"; for (i = 0; i < 400; i++) printf "\tlong int 
 	print "\t/* size: 3200, cachelines: 50, members: 400 */"; print "};" }' >"$tmp/big.txt"
 limit=16 # 512-byte blocks: 8 KiB
 limited() { (
-	trap '' XFSZ
+	xfsz
 	ulimit -f $limit
 	exec "$@"
 ); }
@@ -122,6 +128,21 @@ expect_fail "model.csv" "$tmp/model/model.csv" limited "$pcbench" model -s page_
 [ "$(grep -c "model.csv" "$tmp/err")" -eq 1 ] ||
 	{ echo "FAIL: model.csv: want one message, the run stopped:"; cat "$tmp/err"; fail=1; }
 sh "$(dirname "$0")/csv_whole.sh" "$tmp/model/model.csv" 2 || fail=1
+
+# compare -o DIR and merge -o DIR under the 512-byte limit: exit 1 naming a file, no temp
+# file; merge leaves no partial results.csv (written whole or not at all).
+limit=1
+expect_fail "compare -o" "$tmp/cmpdir/compare[a-z.-]*" limited "$pcbench" compare "$tmp/good" \
+	-o "$tmp/cmpdir"
+no_temp "$tmp/cmpdir" compare.txt
+limited "$pcbench" merge "$tmp/good" -o "$tmp/merged" >/dev/null 2>"$tmp/err"
+rc=$?
+{ [ $rc -eq 1 ] && grep -q "$tmp/merged/results\.[a-z]*\(\.[A-Za-z0-9]*\)\?: File too large" "$tmp/err"; } ||
+	{ echo "FAIL: merge -o: exit $rc, want 1 naming a file:"; cat "$tmp/err"; fail=1; }
+[ ! -e "$tmp/merged/results.csv" ] || { echo "FAIL: merge left a cut results.csv"; fail=1; }
+[ ! -e "$tmp/merged" ] || [ -z "$(ls -A "$tmp/merged")" ] ||
+	{ echo "FAIL: merge left files: $(ls -A "$tmp/merged")"; fail=1; }
+echo "merge -o: exit $rc: $(grep -m 1 'File too large' "$tmp/err")"
 
 # A read-only file system (root ignores mode bits, so a mount): the run is refused before
 # anything is created (exit 2), for -o and for --csv.

@@ -17,7 +17,9 @@
 #    (PCBENCH_SYSFS_ROOT/PCBENCH_PROCFS_ROOT: a mem-loads PMU) it names paranoid 2 alone,
 #    and with paranoid 1 runs a stand-in perf with the exact perf c2c record command line
 #    around the measurement;
-#  - usage errors of hitm report exit 2.
+#  - usage errors of hitm report exit 2; RUN/perf.data a FIFO is refused at once (exit 2);
+#    SIGTERM while perf script runs (a stand-in that waits) ends pcbench (exit 3) and the
+#    perf it started: no orphan.
 set -u
 . "${0%/*}/preamble.sh"
 fx=$src/tests/fixtures/hitm
@@ -143,4 +145,36 @@ for args in "" "$tmp/nothing" "$fx/run --top x" "$fx/run --script $tmp/nothing" 
 	st=$?
 	[ $st = 2 ] && grep -q '^pcbench: ' "$tmp/err" || no "hitm report $args: exit $st"
 done
+# RUN/perf.data a FIFO: refused before perf script would wait on it.
+mkdir "$tmp/fifo-run"
+cp "$fx/run/objects.json" "$tmp/fifo-run/"
+mkfifo "$tmp/fifo-run/perf.data"
+timeout 20 "$pcbench" hitm report "$tmp/fifo-run" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 2 ] && grep -q "perf.data: not a regular file" "$tmp/err" ||
+	no "hitm report with a FIFO perf.data: exit $st: $(cat "$tmp/err")"
+# A perf script that never ends: SIGTERM to pcbench ends it too.
+rm "$tmp/fifo-run/perf.data"
+: >"$tmp/fifo-run/perf.data"
+mkdir "$tmp/slowbin"
+printf '#!/bin/sh\necho $$ >"%s/slowperf.pid"\nexec sleep 300\n' "$tmp" >"$tmp/slowbin/perf"
+chmod +x "$tmp/slowbin/perf"
+PATH="$tmp/slowbin:$PATH" "$pcbench" hitm report "$tmp/fifo-run" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$tmp/slowperf.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+st=$?
+perf_pid=$(cat "$tmp/slowperf.pid" 2>/dev/null)
+i=0
+while [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null; then
+	no "hitm report: SIGTERM left perf script ($perf_pid) running"
+	kill "$perf_pid"
+fi
+[ $st = 3 ] || no "hitm report: SIGTERM during perf script: exit $st, want 3"
 exit $fail

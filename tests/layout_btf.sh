@@ -150,5 +150,41 @@ else
 	echo "skip: no /sys/kernel/btf/vmlinux here"
 fi
 
+# Hostile BTF (docs/layouts.md): the fuzz target's regression inputs (tests/fuzz/mkbtf.py
+# made them: an out-of-range type id, structs that contain themselves or each other, an
+# anonymous union cycle, pointer and typedef cycles, 24 levels of doubling nesting) and 400
+# random 1-8 byte mutations of a real BTF: `layout import --btf` and `layout show btf:`
+# exit 0 or 2 (a refusal names the file), never a signal or a hang.
+hostile() { # FILE
+	for cmd in "layout import --btf $1 --struct page_counter" "layout show btf:$1"; do
+		# shellcheck disable=SC2086 # the command's words
+		timeout 60 "$pcbench" $cmd >/dev/null 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ne 0 ] && { [ $rc -ne 2 ] || ! grep -q "$1" "$tmp/err"; }; then
+			no "hostile BTF: pcbench $cmd: exit $rc: $(tail -n 2 "$tmp/err")"
+			return
+		fi
+	done
+}
+nreg=0
+for f in "$src"/tests/fuzz/corpus/btf/regression-*; do
+	hostile "$f"
+	nreg=$((nreg + 1))
+done
+[ $nreg -ge 7 ] || no "hostile BTF: only $nreg regression inputs"
+mkdir "$tmp/mut"
+python3 - "$src/tests/fuzz/corpus/btf/seed-page_counter-v6.0.btf" "$tmp/mut" <<'PY'
+import random, sys
+data = open(sys.argv[1], "rb").read()
+rng = random.Random(25)
+for i in range(400):
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        b[rng.randrange(len(b))] = rng.randrange(256)
+    open("%s/m%03d.btf" % (sys.argv[2], i), "wb").write(b)
+PY
+for f in "$tmp"/mut/*.btf; do hostile "$f"; done
+echo "ok: hostile BTF: $nreg regression inputs and $(ls "$tmp/mut" | wc -l) mutations, no crash"
+
 [ $fail -eq 0 ] && echo "layout_btf: all checks passed"
 exit $fail

@@ -108,8 +108,10 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 		fprintf(stderr, "pcbench: plot: %s: %s\n", gnuplot, strerror(errno));
 		_exit(127);
 	}
+	stop_child(pid, 1); /* a signal that ends us ends gnuplot too */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	stop_child(pid, 0);
 	ok = WIFEXITED(status) && !WEXITSTATUS(status) && !stat(tmp, &st) && st.st_size > 0;
 	if (ok && outpath_check_inside(png, why, sizeof(why))) { /* never onto a link or FIFO */
 		fprintf(stderr, "pcbench: %s\n", why);

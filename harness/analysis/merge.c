@@ -306,13 +306,16 @@ int merge_main(int argc, char **argv)
 	close(fd);
 	outfile_track(csv_tmp, 1);
 	w = csv_create(csv_tmp, M.cols, ncols, CSV_INSIDE, err, sizeof(err));
-	if (!w) {
-		unlink(csv_tmp);
-		usage_error("--out", dir, "%s", err);
-	}
-	if (outfile_open(&jl, jl_path)) {
+	if (!w || outfile_open(&jl, jl_path)) { /* created: a failure now is exit 1 */
+		if (!w)
+			fprintf(stderr, "pcbench: merge: %s\n", err);
 		csv_close(w);
 		unlink(csv_tmp);
+		outfile_track(csv_tmp, 0);
+		if (made) {
+			outfile_track((char *)dir, 0);
+			rmdir(dir);
+		}
 		return 1;
 	}
 

@@ -7,6 +7,7 @@
  * for the same family (model_run on the run's topology and PUs).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "infile.h"
 #include "model.h"
 #include "num.h"
+#include "stop.h"
 #include "table.h"
 #include "util.h"
 
@@ -226,10 +228,16 @@ static int perf_script(struct report *rp, const char *data)
 	pid_t pid;
 	FILE *in;
 
-	if (access(data, R_OK))
-		usage_error("hitm report", data,
-			    "%s (record with pcbench hitm record, or give --script FILE)",
-			    strerror(errno));
+	{ /* a FIFO or a device would keep perf script (and us) waiting: refused (infile.h) */
+		char err[PATH_MAX + 128];
+		FILE *f = infile_open(data, 0, "perf.data", err, sizeof(err));
+
+		if (!f)
+			usage_error("hitm report", data,
+				    "%s (record with pcbench hitm record, or give --script FILE)",
+				    err);
+		fclose(f);
+	}
 	if (pipe(fd))
 		die("hitm report", "pipe", "%s", strerror(errno));
 	pid = fork();
@@ -247,14 +255,19 @@ static int perf_script(struct report *rp, const char *data)
 			strerror(errno));
 		_exit(127);
 	}
+	stop_child(pid, 1); /* a signal that ends us ends perf script too */
 	close(fd[1]);
 	in = fdopen(fd[0], "r");
 	if (!in)
 		die("hitm report", "pipe", "%s", strerror(errno));
 	read_samples(rp, in);
 	fclose(in);
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			stop_child(pid, 0);
+			return -1;
+		}
+	stop_child(pid, 0);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 

@@ -12,6 +12,8 @@
 #include "btf.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "infile.h"
 #include "layout.h"
 #include "strbuf.h"
 #include "util.h"
@@ -29,12 +32,26 @@
 #define MAX_DEPTH 32
 #define CACHELINE 64
 
+/* The most text a BTF import renders (a DAG of nested structs can expand without end). */
+#define MAX_TEXT (16 << 20)
+
 struct render {
 	const struct btf *btf;
 	struct sb out;
 	char *err;
 	size_t errlen;
 	int failed;
+	/*
+	 * Per type id, computed once (linear in the BTF, not exponential in its nesting):
+	 * the natural and the inferred alignment, and the state of each walk (0 not yet,
+	 * 1 in progress: met again, the type contains itself; 2 done). on_path marks the
+	 * structs being rendered.
+	 */
+	long *natural, *align;
+	unsigned char *nat_state, *align_state, *on_path;
+	__u32 ntypes;
+	const char *what; /* the BTF's path, for messages */
+	size_t max_text;  /* the most text rendered (MAX_TEXT) */
 };
 
 static void fail(struct render *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -88,11 +105,15 @@ static const struct btf_type *resolve(const struct btf *btf, __u32 *id, const ch
 }
 
 /* type_text - the C type of @id as a declaration's type ("struct page_counter", "u64"). */
-static void type_text(const struct btf *btf, __u32 id, struct sb *s)
+static void type_text_n(const struct btf *btf, __u32 id, struct sb *s, int depth)
 {
 	const char *tdef = NULL;
 	const struct btf_type *t = resolve(btf, &id, &tdef);
 
+	if (depth > MAX_DEPTH) { /* a pointer to itself: a cycle of pointer types */
+		sb_printf(s, "void");
+		return;
+	}
 	if (tdef) {
 		sb_printf(s, "%s", tdef);
 		return;
@@ -115,11 +136,11 @@ static void type_text(const struct btf *btf, __u32 id, struct sb *s)
 			sb_printf(s, "%s", t->size == 8 ? "long unsigned int" : "unsigned int");
 		break;
 	case BTF_KIND_PTR:
-		type_text(btf, t->type, s);
+		type_text_n(btf, t->type, s, depth + 1);
 		sb_printf(s, " *");
 		break;
 	case BTF_KIND_ARRAY:
-		type_text(btf, btf_array(t)->type, s);
+		type_text_n(btf, btf_array(t)->type, s, depth + 1);
 		break;
 	case BTF_KIND_FUNC_PROTO:
 		sb_printf(s, "void");
@@ -127,6 +148,11 @@ static void type_text(const struct btf *btf, __u32 id, struct sb *s)
 	default:
 		sb_printf(s, "%s", name_of(btf, t));
 	}
+}
+
+static void type_text(const struct btf *btf, __u32 id, struct sb *s)
+{
+	type_text_n(btf, id, s, 0);
 }
 
 static size_t pow2_div(size_t off, size_t cap)
@@ -138,20 +164,80 @@ static size_t pow2_div(size_t off, size_t cap)
 	return a;
 }
 
-static long type_align(const struct btf *btf, __u32 id, int depth);
+/*
+ * natural_align - the alignment the C compiler gives type @id (as libbpf's btf__align_of,
+ * which recurses without a bound and so is never called here): a scalar its size up to a
+ * pointer's, a struct its largest member's, or 1 when its members are packed. Memoized;
+ * a struct that contains itself fails the render.
+ */
+static long natural_align(struct render *r, __u32 id)
+{
+	const struct btf *btf = r->btf;
+	const struct btf_type *t = resolve(btf, &id, NULL);
+	long ptr = (long)btf__pointer_size(btf), a = 1;
+
+	if (ptr <= 0)
+		ptr = 8;
+	if (!t)
+		return 1;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		return t->size == 0 ? 1 : (long)t->size < ptr ? (long)t->size : ptr;
+	case BTF_KIND_PTR:
+		return ptr;
+	case BTF_KIND_ARRAY:
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		break;
+	default:
+		return 1;
+	}
+	if (r->nat_state[id] == 2)
+		return r->natural[id];
+	if (r->nat_state[id] == 1) {
+		fail(r, "BTF %s: type %u contains itself", r->what, id);
+		return 1;
+	}
+	r->nat_state[id] = 1;
+	if (btf_is_array(t)) {
+		a = natural_align(r, btf_array(t)->type);
+	} else {
+		for (int i = 0; i < btf_vlen(t) && !r->failed; i++) {
+			long m = natural_align(r, btf_members(t)[i].type);
+
+			if (m > a)
+				a = m;
+			if (!btf_member_bitfield_size(t, (__u32)i) &&
+			    btf_member_bit_offset(t, (__u32)i) % (8 * (__u32)m)) {
+				a = 1; /* packed */
+				break;
+			}
+		}
+		if (a > 1 && t->size % (__u32)a)
+			a = 1;
+	}
+	r->natural[id] = a;
+	r->nat_state[id] = 2;
+	return a;
+}
+
+static long type_align(struct render *r, __u32 id);
 
 /*
  * member_align - the __aligned__ that the placement of member @i of @t implies: a member
  * after a hole, at an offset aligned beyond its type's alignment (at most a cache line).
  * 0 when none. *@prev_end tracks the end of the last member that has a size.
  */
-static size_t member_align(const struct btf *btf, const struct btf_type *t, int i, size_t *prev_end,
-			   int depth)
+static size_t member_align(struct render *r, const struct btf_type *t, int i, size_t *prev_end)
 {
 	const struct btf_member *m = btf_members(t) + i;
 	size_t off = btf_member_bit_offset(t, (__u32)i) / 8, forced = 0;
-	long size = btf_member_bitfield_size(t, (__u32)i) ? 0 : btf__resolve_size(btf, m->type);
-	long natural = type_align(btf, m->type, depth + 1);
+	long size = btf_member_bitfield_size(t, (__u32)i) ? 0 : btf__resolve_size(r->btf, m->type);
+	long natural = type_align(r, m->type);
 
 	if (size <= 0)
 		return 0;
@@ -162,28 +248,36 @@ static size_t member_align(const struct btf *btf, const struct btf_type *t, int 
 	return forced > (size_t)natural ? forced : 0;
 }
 
-/* type_align - alignment of type @id: natural, or as member_align infers for a struct. */
-static long type_align(const struct btf *btf, __u32 id, int depth)
+/*
+ * type_align - alignment of type @id: natural, or as member_align infers for a struct.
+ * Memoized per type (each struct's members are walked once); a struct that contains itself
+ * fails the render.
+ */
+static long type_align(struct render *r, __u32 id)
 {
-	const struct btf_type *t = resolve(btf, &id, NULL);
+	const struct btf_type *t = resolve(r->btf, &id, NULL);
+	size_t prev_end = 0;
 	long a = 1;
 
-	if (!t || depth > MAX_DEPTH)
+	if (!t)
 		return 1;
-	if (btf_is_array(t))
-		return type_align(btf, btf_array(t)->type, depth + 1);
-	if (!btf_is_composite(t)) {
-		a = btf__align_of(btf, id);
-		return a > 0 ? a : 1;
+	if (!btf_is_array(t) && !btf_is_composite(t))
+		return natural_align(r, id);
+	if (r->align_state[id] == 2)
+		return r->align[id];
+	if (r->align_state[id] == 1) {
+		fail(r, "BTF %s: type %u contains itself", r->what, id);
+		return 1;
 	}
-	{
-		size_t prev_end = 0;
-
-		for (int i = 0; i < btf_vlen(t); i++) {
+	r->align_state[id] = 1;
+	if (btf_is_array(t)) {
+		a = type_align(r, btf_array(t)->type);
+	} else {
+		for (int i = 0; i < btf_vlen(t) && !r->failed; i++) {
 			long m = btf_member_bitfield_size(t, (__u32)i)
 				     ? 1
-				     : type_align(btf, btf_members(t)[i].type, depth + 1);
-			size_t f = member_align(btf, t, i, &prev_end, depth);
+				     : type_align(r, btf_members(t)[i].type);
+			size_t f = member_align(r, t, i, &prev_end);
 
 			if (m > a)
 				a = m;
@@ -191,6 +285,8 @@ static long type_align(const struct btf *btf, __u32 id, int depth)
 				a = (long)f;
 		}
 	}
+	r->align[id] = a;
+	r->align_state[id] = 2;
 	return a;
 }
 
@@ -216,7 +312,12 @@ static void render_member(struct render *r, __u32 id, const char *name, size_t o
 	char attr[64] = "";
 
 	if (size < 0) {
-		fail(r, "member %s: cannot size its type (BTF id %u)", name, id);
+		fail(r, "BTF %s: member %s: cannot size its type (type %u)", r->what, name, id);
+		return;
+	}
+	if (r->out.n > r->max_text) {
+		fail(r, "BTF %s: member %s: the structs expand to more than %zu KiB of text",
+		     r->what, name, r->max_text >> 10);
 		return;
 	}
 	if (align_attr)
@@ -242,8 +343,8 @@ static void render_member(struct render *r, __u32 id, const char *name, size_t o
 		const struct btf_type *e = t;
 		__u32 eid = rid;
 
-		/* The element type, then every dimension. */
-		while (e && btf_is_array(e)) {
+		/* The element type, then every dimension (sized above: no cycle of arrays). */
+		for (int k = 0; e && btf_is_array(e) && k < MAX_DEPTH; k++) {
 			eid = btf_array(e)->type;
 			e = resolve(btf, &eid, NULL);
 		}
@@ -251,7 +352,8 @@ static void render_member(struct render *r, __u32 id, const char *name, size_t o
 		while (decl.n && (decl.p[decl.n - 1] == ' '))
 			decl.p[--decl.n] = 0;
 		sb_printf(&decl, " %s", name);
-		for (e = t; e && btf_is_array(e);) {
+		e = t;
+		for (int k = 0; e && btf_is_array(e) && k < MAX_DEPTH; k++) {
 			__u32 nid = btf_array(e)->type;
 
 			if (btf_array(e)->nelems)
@@ -310,14 +412,25 @@ static void render_block(struct render *r, __u32 id, const char *tdef, const cha
 	const struct btf *btf = r->btf;
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const char *tag = name_of(btf, t);
-	long natural = btf__align_of(btf, id), align = type_align(btf, id, 0);
+	long natural, align;
 	size_t prev_end = 0;
 	char attr[64] = "";
 
 	if (depth >= MAX_DEPTH) {
-		fail(r, "%s: nested more than %d deep", name, MAX_DEPTH);
+		fail(r, "BTF %s: %s: nested more than %d deep", r->what, name, MAX_DEPTH);
 		return;
 	}
+	if (r->on_path[id]) {
+		fail(r, "BTF %s: %s %s contains itself (type %u, in %s)", r->what,
+		     btf_is_union(t) ? "union" : "struct", tag[0] ? tag : "(anonymous)", id,
+		     name[0] ? name : "(anonymous)");
+		return;
+	}
+	natural = natural_align(r, id);
+	align = type_align(r, id);
+	if (r->failed)
+		return;
+	r->on_path[id] = 1;
 	indent(r, depth);
 	if (tdef)
 		sb_printf(&r->out, "/* typedef %s */ ", tdef);
@@ -328,7 +441,7 @@ static void render_block(struct render *r, __u32 id, const char *tdef, const cha
 		size_t bit = 8 * off + btf_member_bit_offset(t, (__u32)i);
 		unsigned bits = btf_member_bitfield_size(t, (__u32)i);
 		const char *mname = btf__name_by_offset(btf, m->name_off);
-		size_t forced = member_align(btf, t, i, &prev_end, 0);
+		size_t forced = member_align(r, t, i, &prev_end);
 		__u32 mid = m->type;
 		const struct btf_type *mt = resolve(btf, &mid, NULL);
 
@@ -342,6 +455,7 @@ static void render_block(struct render *r, __u32 id, const char *tdef, const cha
 		else
 			render_member(r, m->type, mname ? mname : "", bit / 8, forced, depth + 1);
 	}
+	r->on_path[id] = 0;
 	if (align > natural && align > 1)
 		snprintf(attr, sizeof(attr), " __attribute__((__aligned__(%ld)))", align);
 	indent(r, depth);
@@ -382,9 +496,26 @@ static struct btf *open_btf(const char *path, const char *what, char *err, size_
 	int e;
 
 	libbpf_set_print(quiet);
+	{ /* a FIFO or a device would never end (infile.h): refused before libbpf opens it */
+		char why[PATH_MAX + 128];
+		FILE *f = infile_open(path, 0, "BTF", why, sizeof(why));
+
+		if (!f) {
+			snprintf(err, errlen, "%s%s", what, why);
+			return NULL;
+		}
+		fclose(f);
+	}
 	btf = btf__parse(path, NULL);
-	if (btf)
-		return btf;
+	if (btf) {
+		char why[256];
+
+		if (!btf_check(btf, why, sizeof(why)))
+			return btf;
+		snprintf(err, errlen, "%s%s: %s", what, path, why);
+		btf__free(btf);
+		return NULL;
+	}
 	e = errno;
 	if (access(path, R_OK))
 		snprintf(err, errlen, "%s%s: %s%s", what, path, strerror(errno),
@@ -399,11 +530,194 @@ static struct btf *open_btf(const char *path, const char *what, char *err, size_
 	return NULL;
 }
 
+/* id_ok - @id names a type of @btf (0 is void). */
+static int id_ok(const struct btf *btf, __u32 id)
+{
+	return id < btf__type_cnt(btf);
+}
+
+int btf_check(const struct btf *btf, char *err, size_t errlen)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		__u32 bad = 0, ref = 0;
+		int k;
+
+		if (!t) {
+			snprintf(err, errlen, "BTF type %u: missing", id);
+			return -1;
+		}
+		if (!btf__name_by_offset(btf, t->name_off)) {
+			snprintf(err, errlen, "BTF type %u: name offset %u is outside the strings",
+				 id, t->name_off);
+			return -1;
+		}
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+		case BTF_KIND_FLOAT:
+		case BTF_KIND_FWD:
+			break;
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			bad = !id_ok(btf, ref = t->type);
+			break;
+		case BTF_KIND_ARRAY:
+			if (!id_ok(btf, ref = btf_array(t)->type))
+				bad = 1;
+			else if (!id_ok(btf, ref = btf_array(t)->index_type))
+				bad = 1;
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			for (k = 0; k < btf_vlen(t) && !bad; k++) {
+				const struct btf_member *m = btf_members(t) + k;
+
+				bad = !id_ok(btf, ref = m->type);
+				if (!bad && !btf__name_by_offset(btf, m->name_off)) {
+					snprintf(
+					    err, errlen,
+					    "BTF type %u: member %d: name offset %u is outside "
+					    "the strings",
+					    id, k, m->name_off);
+					return -1;
+				}
+			}
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			bad = !id_ok(btf, ref = t->type);
+			for (k = 0; k < btf_vlen(t) && !bad; k++)
+				bad = !id_ok(btf, ref = btf_params(t)[k].type);
+			break;
+		case BTF_KIND_DATASEC:
+			for (k = 0; k < btf_vlen(t) && !bad; k++)
+				bad = !id_ok(btf, ref = btf_var_secinfos(t)[k].type);
+			break;
+		default:
+			snprintf(err, errlen, "BTF type %u: unknown kind %u", id, btf_kind(t));
+			return -1;
+		}
+		if (bad) {
+			snprintf(err, errlen, "BTF type %u refers to type %u, past the last (%u)",
+				 id, ref, n - 1);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* render_init - the per-type tables of @r for @btf. */
+static void render_init(struct render *r, const struct btf *btf)
+{
+	r->btf = btf;
+	r->ntypes = btf__type_cnt(btf);
+	r->natural = xcalloc(r->ntypes, sizeof(*r->natural));
+	r->align = xcalloc(r->ntypes, sizeof(*r->align));
+	r->nat_state = xcalloc(r->ntypes, 1);
+	r->align_state = xcalloc(r->ntypes, 1);
+	r->on_path = xcalloc(r->ntypes, 1);
+}
+
+static void render_free(struct render *r)
+{
+	free(r->natural);
+	free(r->align);
+	free(r->nat_state);
+	free(r->align_state);
+	free(r->on_path);
+}
+
+/*
+ * render_structs - the text of every struct (or union) named in @structs (comma-separated)
+ * of the checked @btf into @r->out; @what names the BTF in messages. 0, or -1 (r->err).
+ */
+static int render_structs(struct render *r, const struct btf *btf, const char *structs,
+			  const char *what)
+{
+	char *names, *rest, *tok;
+
+	render_init(r, btf);
+	r->what = what;
+	if (!r->max_text)
+		r->max_text = MAX_TEXT;
+	rest = names = xstrdup(structs);
+	while (!r->failed && (tok = strsep(&rest, ","))) {
+		__s32 id;
+
+		if (!*tok)
+			continue;
+		id = btf__find_by_name_kind(btf, tok, BTF_KIND_STRUCT);
+		if (id < 0)
+			id = btf__find_by_name_kind(btf, tok, BTF_KIND_UNION);
+		if (id < 0) {
+			fail(r, "BTF %s has no struct %s", what, tok);
+			break;
+		}
+		render_block(r, (__u32)id, NULL, tok, 0, 0, 0);
+		sb_printf(&r->out, "\n");
+	}
+	free(names);
+	render_free(r);
+	return r->failed ? -1 : 0;
+}
+
+char *btf_text_from_buf(const void *data, size_t len, const char *structs, size_t max_text,
+			char *err, size_t errlen)
+{
+	struct render r = {.err = err, .errlen = errlen, .max_text = max_text};
+	struct btf *btf;
+
+	libbpf_set_print(quiet);
+	btf = btf__new(data, (__u32)(len > UINT32_MAX ? UINT32_MAX : len));
+	if (!btf) {
+		snprintf(err, errlen, "not valid BTF (%s)", strerror(errno));
+		return NULL;
+	}
+	if (!structs) { /* every struct and union, as the fuzz target asks */
+		struct sb all = {0};
+
+		for (__u32 id = 1; id < btf__type_cnt(btf) && id < 4096; id++) {
+			const struct btf_type *t = btf__type_by_id(btf, id);
+			const char *n = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+			if (t && btf_is_composite(t) && n && n[0] && !strchr(n, ','))
+				sb_printf(&all, "%s,", n);
+		}
+		structs = all.p ? all.p : "";
+		if (btf_check(btf, err, errlen) || render_structs(&r, btf, structs, "(buffer)")) {
+			free(all.p);
+			btf__free(btf);
+			free(r.out.p);
+			return NULL;
+		}
+		free(all.p);
+		btf__free(btf);
+		return r.out.p ? r.out.p : xstrdup("");
+	}
+	if (btf_check(btf, err, errlen) || render_structs(&r, btf, structs, "(buffer)")) {
+		btf__free(btf);
+		free(r.out.p);
+		return NULL;
+	}
+	btf__free(btf);
+	return r.out.p ? r.out.p : xstrdup("");
+}
+
 char *btf_to_layout(const char *path, const struct pahole_opts *opts, char *err, size_t errlen)
 {
 	struct render r = {.err = err, .errlen = errlen};
 	struct pahole_opts po = *opts;
-	char *names, *rest, *tok, *layout = NULL, source[512], desc[600];
+	char *layout = NULL, source[512], desc[600];
 	struct btf *btf;
 
 	if (!path || !path[0])
@@ -415,29 +729,12 @@ char *btf_to_layout(const char *path, const struct pahole_opts *opts, char *err,
 	btf = open_btf(path, "BTF ", err, errlen);
 	if (!btf)
 		return NULL;
-	r.btf = btf;
-	rest = names = xstrdup(opts->structs);
-	while (!r.failed && (tok = strsep(&rest, ","))) {
-		__s32 id;
-
-		if (!*tok)
-			continue;
-		id = btf__find_by_name_kind(btf, tok, BTF_KIND_STRUCT);
-		if (id < 0)
-			id = btf__find_by_name_kind(btf, tok, BTF_KIND_UNION);
-		if (id < 0) {
-			fail(&r, "BTF %s has no struct %s", path, tok);
-			break;
-		}
-		render_block(&r, (__u32)id, NULL, tok, 0, 0, 0);
-		sb_printf(&r.out, "\n");
-	}
-	free(names);
-	btf__free(btf);
-	if (r.failed) {
+	if (render_structs(&r, btf, opts->structs, path)) {
+		btf__free(btf);
 		free(r.out.p);
 		return NULL;
 	}
+	btf__free(btf);
 	btf_source(path, source, sizeof(source));
 	snprintf(desc, sizeof(desc), "BTF %s", source);
 	if (!po.desc)

@@ -37,6 +37,23 @@ struct layout;
  */
 struct layout *btf_layout_load(const char *path, char *err, size_t errlen);
 
+struct btf;
+/*
+ * btf_check - every type of @btf is one the reader knows, and every type id, name offset and
+ * member it holds is in range (libbpf's walkers trust them: an id past the last type
+ * crashes btf__align_of and btf__resolve_size). 0, or -1 with the first bad one in @err.
+ * Cycles (a struct that contains itself) are found while rendering.
+ */
+int btf_check(const struct btf *btf, char *err, size_t errlen);
+
+/*
+ * btf_text_from_buf - the `pahole -E` text of @structs (NULL: every named struct and union)
+ * from raw BTF in @data (the fuzz target's entry: no file), at most @max_text bytes of it
+ * (0: the 16 MiB of a file import). A new string, or NULL with the reason in @err.
+ */
+char *btf_text_from_buf(const void *data, size_t len, const char *structs, size_t max_text,
+			char *err, size_t errlen);
+
 /*
  * btf_source - "PATH", and the kernel release when PATH is BTF_VMLINUX (uname -r: the
  * running kernel is the one that describes itself there), into @buf.

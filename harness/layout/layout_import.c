@@ -18,6 +18,7 @@
 #include "outfile.h"
 #include "outpath.h"
 #include "pahole.h"
+#include "stop.h"
 
 #include "layout_cmd.h"
 
@@ -68,6 +69,13 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 
+	if (!access(obj, F_OK)) { /* a FIFO or a device would make pahole wait forever */
+		FILE *f = infile_open(obj, 0, "an object", err, errlen);
+
+		if (!f)
+			return NULL;
+		fclose(f);
+	}
 	args[k++] = (char *)prog;
 	if (expand)
 		args[k++] = "-E";
@@ -99,6 +107,7 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 			snprintf(err, errlen, "%s: cannot run it: %s", prog, strerror(rc));
 		goto fail;
 	}
+	stop_child(pid, 1); /* a signal that ends us ends pahole too */
 	while (open_o || open_e) {
 		struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
 
@@ -129,6 +138,7 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 	po[0] = pe[0] = -1;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	stop_child(pid, 0);
 	if (open_o || open_e) {
 		snprintf(err, errlen, "%s: cannot read its output (more than %lu bytes?)", prog,
 			 INPUT_MAX);

@@ -9,12 +9,33 @@
 volatile sig_atomic_t stop_requested;
 static volatile sig_atomic_t flag_mode;
 
+/* The child processes running now (perf, pahole, gnuplot): ended with the command. */
+#define MAX_CHILDREN 8
+static volatile pid_t children[MAX_CHILDREN];
+
+void stop_child(pid_t pid, int add)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (add ? !children[i] : children[i] == pid) {
+			children[i] = add ? pid : 0;
+			return;
+		}
+}
+
+void stop_children(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] > 0)
+			kill(children[i], SIGTERM);
+}
+
 static void on_stop(int sig)
 {
 	/* a reader gone: every later write to that pipe raises SIGPIPE again; not a second ask */
 	if (flag_mode && stop_requested && sig == SIGPIPE)
 		return;
 	if (!flag_mode || stop_requested) {
+		stop_children();
 		outfile_cleanup();
 		_exit(3);
 	}

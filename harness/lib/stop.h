@@ -21,6 +21,7 @@
 #define PCBENCH_STOP_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 /* The signal that asked the command to stop, or 0. */
 extern volatile sig_atomic_t stop_requested;
@@ -29,5 +30,14 @@ enum stop_mode { STOP_EXIT, STOP_FLAG };
 
 /* stop_install - handle INT, TERM and HUP; with @pipe also PIPE (a closed stdout/stderr). */
 void stop_install(enum stop_mode mode, int pipe);
+
+/*
+ * stop_child - (@add 1) child process @pid is running, (0) it was reaped. A signal that
+ * ends the command sends SIGTERM to every registered child first: no perf, pahole or
+ * gnuplot outlives pcbench. Async-signal-safe.
+ */
+void stop_child(pid_t pid, int add);
+/* stop_children - SIGTERM to every registered child (the exit path of a signal). */
+void stop_children(void);
 
 #endif
