@@ -46,8 +46,9 @@ if "$pcbench" -s page_counter -p v6.0-rc1 -w direct -t 1,2 -r 2 --time 0.02 -o "
 	>/dev/null 2>"$tmp/err"; then
 	grep -q '"clock": "CLOCK_MONOTONIC"' "$run/objects.json" || no "objects.json: no clock"
 	grep -q '"base": "0x[0-9a-f]*"' "$run/objects.json" || no "objects.json: no base address"
-	: >"$tmp/empty.script" # a regular file: --script refuses devices and FIFOs
-	"$pcbench" hitm report "$run" --script "$tmp/empty.script" >"$tmp/real.out" 2>"$tmp/err" ||
+	# one sample, outside every window of this run (--script refuses a file without one)
+	grep -m 1 '|OP ' "$fx/intel.script" >"$tmp/one.script"
+	"$pcbench" hitm report "$run" --script "$tmp/one.script" >"$tmp/real.out" 2>"$tmp/err" ||
 		no "hitm report of a real run: $(cat "$tmp/err")"
 	n=$(grep -c '(2 windows; 0 samples in them' "$tmp/real.out")
 	[ "$n" = 2 ] || no "hitm report of a real run: expected 2 families of 2 windows, got $n"
@@ -138,13 +139,24 @@ tr '\n' ' ' <"$tmp/perf.args" | grep -q "^c2c record -u -- --clockid monotonic -
 	no "hitm record: no perf.data, results.csv or objects.json in the run directory"
 grep -q "next: pcbench hitm report $tmp/rec4" "$tmp/out" || no "hitm record: no next step printed"
 
-# hitm report: usage errors.
-for args in "" "$tmp/nothing" "$fx/run --top x" "$fx/run --script $tmp/nothing" "$fx/run extra"; do
+# hitm report: usage errors; --script of a file with no perf sample line (text, NUL bytes,
+# empty) and a 20-digit time (no overflow: an unreadable line) are refused.
+printf 'root:x:0:0\0\0\n' >"$tmp/passwd"
+: >"$tmp/empty.script"
+for args in "" "$tmp/nothing" "$fx/run --top x" "$fx/run --script $tmp/nothing" "$fx/run extra" \
+	"$fx/run --script $tmp/passwd" "$fx/run --script $tmp/empty.script"; do
 	# shellcheck disable=SC2086
 	"$pcbench" hitm report $args >/dev/null 2>"$tmp/err"
 	st=$?
 	[ $st = 2 ] && grep -q '^pcbench: ' "$tmp/err" || no "hitm report $args: exit $st"
 done
+# A 20-digit time (past int64 nanoseconds): an unreadable line, not an overflow (UBSan).
+sed -n 1p "$fx/intel.script" | sed 's/ 999\.500000000:/ 99999999999999999999.500000000:/' >"$tmp/big.script"
+"$pcbench" hitm report "$fx/run" --script "$tmp/big.script" >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st = 0 ] && grep -q "1 unreadable lines" "$tmp/out" ||
+	no "hitm report, 20-digit time: exit $st: $(cat "$tmp/err") $(head -n 1 "$tmp/out")"
+
 # RUN/perf.data a FIFO: refused before perf script would wait on it.
 mkdir "$tmp/fifo-run"
 cp "$fx/run/objects.json" "$tmp/fifo-run/"

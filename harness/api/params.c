@@ -171,6 +171,16 @@ static int validate(const struct bench_param *pd, const char *v, char *err, size
 	long x;
 
 	if (pd->choices == NULL) {
+		const char *d = v + (v[0] == '-');
+
+		/* 010 is read as ten by a person and as eight by strtol: refused, not guessed. */
+		if (d[0] == '0' && d[1] >= '0' && d[1] <= '9') {
+			bench_error(err, errlen,
+				    "%s: %s: a leading zero is ambiguous (octal?): write the "
+				    "decimal number, or 0x for hex",
+				    pd->name, v);
+			return -1;
+		}
 		if (num_long(v, 0, pd->min, pd->max, &x)) {
 			bench_error(err, errlen, "%s: %s: expected an integer in [%ld, %ld]",
 				    pd->name, v, pd->min, pd->max);

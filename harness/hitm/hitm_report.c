@@ -136,6 +136,7 @@ struct report {
 	struct fam *f;
 	int nf;
 	long lines, samples, unreadable, outside_windows;
+	long sample_lines; /* lines that are perf samples (readable or not) */
 };
 
 static struct fam *fam_of(struct report *rp, const struct hitm_window *w)
@@ -213,6 +214,7 @@ static void read_samples(struct report *rp, FILE *in)
 		int k = hitm_parse_line(line, &s);
 
 		rp->lines++;
+		rp->sample_lines += k != 0;
 		if (k < 0)
 			rp->unreadable++;
 		else if (k > 0)
@@ -542,6 +544,11 @@ int hitm_report(int argc, char **argv)
 		read_samples(&rp, in);
 		if (in != stdin)
 			fclose(in);
+		if (!rp.sample_lines) /* /etc/passwd is not perf script output */
+			usage_error("hitm report", script,
+				    "no perf sample line in it (%ld lines; expected the output of "
+				    "perf script -F tid,time,event,addr,data_src)",
+				    rp.lines);
 	} else {
 		snprintf(path, sizeof(path), "%s/perf.data", dir);
 		st = perf_script(&rp, path);

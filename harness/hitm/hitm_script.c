@@ -6,6 +6,7 @@
  * perf_script__meminfo_scnprintf); the time, with --ns, as "SECS.NNNNNNNNN:".
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,8 +82,11 @@ static int64_t parse_time(const char *t, size_t n)
 
 	if (n < 3 || t[n - 1] != ':')
 		return -1;
-	for (; i < n && isdigit((unsigned char)t[i]); i++)
+	for (; i < n && isdigit((unsigned char)t[i]); i++) {
+		if (secs > (INT64_MAX / 1000000000LL - 9) / 10)
+			return -1; /* past 292 years in ns: not a perf time (no overflow) */
 		secs = secs * 10 + (t[i] - '0');
+	}
 	if (!i || i >= n || t[i++] != '.')
 		return -1;
 	for (; i < n - 1 && isdigit((unsigned char)t[i]) && digits < 9; i++, digits++)
