@@ -100,5 +100,14 @@ rm -rf e && cp -r a e && python3 -c 'import sys; p=sys.argv[1]; b=open(p,"rb").r
 r=b[1].split(b","); r[2]=b"\xff\xfe"; b[1]=b",".join(r); open(p,"wb").write(b"\n".join(b))' e/results.csv
 refuse "non-UTF-8 cell" "not valid UTF-8" e
 rm -rf e
+# An interrupted run: merge and plot say so in one line, with its row count.
+cp -r a e && edit e interrupted true
+for cmd in "merge e -o mi" "plot e -o pi"; do
+	# shellcheck disable=SC2086
+	"$pcbench" $cmd >/dev/null 2>"$tmp/note"
+	grep -q "note: incomplete run: e: interrupted; its 2 rows" "$tmp/note" ||
+		{ echo "FAIL: $cmd: no incomplete-run note:"; cat "$tmp/note"; fail=1; }
+done
+rm -rf e mi pi "$tmp/note"
 [ $fail -eq 0 ] && echo "merge: ok"
 exit $fail

@@ -259,8 +259,10 @@ int merge_main(int argc, char **argv)
 		usage_error("RUN", "", "missing: give the run directories to merge");
 	M.runs = xcalloc((size_t)n, sizeof(*M.runs));
 	M.keys = xcalloc((size_t)n, sizeof(*M.keys));
-	for (int r = 0; r < n; r++)
+	for (int r = 0; r < n; r++) {
 		run_file_load(&M.runs[r], argv[optind + r]);
+		run_file_note(&M.runs[r], "merge");
+	}
 	refuse_duplicates(M.runs, M.keys, n);
 	ncols = union_columns(M.runs, n, &M.cols);
 

@@ -68,6 +68,7 @@ static void load(struct plot *p, const char *arg)
 	const char *slash;
 
 	run_file_load(&f, arg);
+	run_file_note(&f, "plot");
 	p->arg = arg;
 	p->csv_path = f.csv_path;
 	p->t = f.t;

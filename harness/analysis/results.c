@@ -208,6 +208,15 @@ static void context_state(struct run_file *r, json_t *j)
 		r->precision = NAN;
 }
 
+void run_file_note(const struct run_file *r, const char *cmd)
+{
+	if (r->incomplete)
+		fprintf(stderr,
+			"pcbench: %s: note: incomplete run: %s: %s; its %d rows are used as they "
+			"are\n",
+			cmd, r->arg, r->incomplete, r->t ? r->t->nrows : 0);
+}
+
 void run_file_load(struct run_file *r, const char *arg)
 {
 	char err[1024], *ctx;

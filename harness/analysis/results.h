@@ -104,6 +104,12 @@ struct run_file {
 };
 
 /*
+ * run_file_note - one line on stderr when @r is an incomplete run (interrupted, or killed:
+ * no end time), saying how many rows it has; @cmd names the command. Nothing otherwise.
+ */
+void run_file_note(const struct run_file *r, const char *cmd);
+
+/*
  * results_jsonl_row - write one results.jsonl line to @f and flush it: {"schema_version":
  * RESULTS_SCHEMA_VERSION, then @cols[i]: @vals[i] for i < @n}, each value the CSV cell as
  * its column's type (results_col_type), an empty cell null, a NULL cell (a column this
