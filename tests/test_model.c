@@ -1030,6 +1030,24 @@ static void test_scheduler(const struct topo *t, const struct topo *smt)
 	layout_free(lock_layout);
 }
 
+/*
+ * The livelock watchdog scales with the vCPUs (at 65,536 it gave up after 2^20 steps: a
+ * false livelock), and a count whose memory is over MODEL_MEMORY_MAX is refused up front.
+ */
+static void test_bounds(void)
+{
+	CHECK(model_watchdog_steps(2) >= 1u << 20, "watchdog(2) = %llu", model_watchdog_steps(2));
+	CHECK(model_watchdog_steps(65536) >= 65536ULL * 4096, "watchdog(65536) = %llu",
+	      model_watchdog_steps(65536));
+	CHECK(model_watchdog_steps(65536) > model_watchdog_steps(64), "watchdog does not grow");
+	CHECK(model_memory_bytes(65536) > MODEL_MEMORY_MAX, "65536 vCPUs: %llu bytes allowed",
+	      model_memory_bytes(65536));
+	CHECK(model_memory_bytes(1024) <= MODEL_MEMORY_MAX, "1024 vCPUs: %llu bytes refused",
+	      model_memory_bytes(1024));
+	CHECK(model_memory_bytes(1) >= 256 * 1024, "one vCPU: %llu bytes (its stack is 256 KiB)",
+	      model_memory_bytes(1));
+}
+
 int main(int argc, char **argv)
 {
 	const char *srcdir = argc > 1 ? argv[1] : ".";
@@ -1046,6 +1064,7 @@ int main(int argc, char **argv)
 		test_scheduler(spr, small);
 		topo_free(small);
 	}
+	test_bounds();
 	test_one_vcpu(sc, spr);
 	test_read_mostly(sc, spr);
 	test_patch_a(sc, spr);

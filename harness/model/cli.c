@@ -384,6 +384,15 @@ static struct mfam *build_mfams(const struct scenario *const *table, const struc
 	    parse_threads(o->sel.threads, topo_npus(topo), b.counts, MAX_COUNTS, err, sizeof(err));
 	if (b.ncounts < 0)
 		usage_error("--threads", o->sel.threads, "%s", err);
+	for (int i = 0; i < b.ncounts; i++)
+		if (model_memory_bytes(b.counts[i]) > MODEL_MEMORY_MAX)
+			usage_error(
+			    "--threads", o->sel.threads,
+			    "%d virtual CPUs would need %llu MiB (%llu KiB each: a coroutine "
+			    "stack and its state), over the model's %llu MiB: at most %llu",
+			    b.counts[i], model_memory_bytes(b.counts[i]) >> 20,
+			    model_memory_bytes(1) >> 10, MODEL_MEMORY_MAX >> 20,
+			    MODEL_MEMORY_MAX / model_memory_bytes(1));
 	for (int s = 0; table[s]; s++)
 		if (scenario_selected(scn, table[s])) {
 			b.rank = s;

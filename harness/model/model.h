@@ -116,6 +116,19 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	      const int *pus, int threads, const struct model_opts *o, struct model_result *out);
 void model_result_free(struct model_result *r);
 
+/*
+ * The model's bounds, scaled by the number of virtual CPUs (docs/model.md):
+ * model_watchdog_steps - steps without a finished operation after which a run is given up
+ * as stuck (a livelock): 2^20 plus 4096 per vCPU, since with T vCPUs taking turns an
+ * operation may wait T turns of up to 1024 accesses each;
+ * model_memory_bytes - what @threads vCPUs need (a 256 KiB coroutine stack and its state
+ * each), and MODEL_MEMORY_MAX the most a run may need: more threads are refused up front
+ * (exit 2, naming the memory), never started.
+ */
+#define MODEL_MEMORY_MAX (4ULL << 30)
+unsigned long long model_watchdog_steps(int threads);
+unsigned long long model_memory_bytes(int threads);
+
 /* model_per_op - event @e per measured operation; model_transfers_per_op - transfers/op. */
 double model_per_op(const struct model_result *r, enum model_ev e);
 double model_transfers_per_op(const struct model_result *r);

@@ -157,13 +157,26 @@ static void switch_to(struct sim *s, int n)
 	/* resumed: whoever chose us set s->cur back to us */
 }
 
+unsigned long long model_watchdog_steps(int threads)
+{
+	return NO_PROGRESS_STEPS +
+	       (unsigned long long)(threads > 0 ? threads : 1) * 4 * RR_OP_VALVE;
+}
+
+unsigned long long model_memory_bytes(int threads)
+{
+	return (unsigned long long)(threads > 0 ? threads : 0) *
+	       (STACK_SIZE + sizeof(struct vcpu) + 2 * sizeof(int));
+}
+
 /*
- * tick - count a step; give up on everyone when no operation completes for too long, or
- * when the command is asked to stop (lib/stop.h).
+ * tick - count a step; give up on everyone when no operation completes for too long (the
+ * bound scales with the vCPUs: model_watchdog_steps), or when the command is asked to
+ * stop (lib/stop.h).
  */
 static void tick(struct sim *s)
 {
-	if (++s->steps - s->progress_step > NO_PROGRESS_STEPS || stop_requested) {
+	if (++s->steps - s->progress_step > s->watchdog || stop_requested) {
 		s->stuck = 1; /* a wait that cannot end here: give up on everyone still running */
 		swapcontext(&s->v[s->cur].uc, &s->main_uc);
 	}
@@ -379,6 +392,7 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	s->sc = traced;
 	s->o = *o;
 	s->T = threads;
+	s->watchdog = model_watchdog_steps(threads);
 	s->rng = o->seed;
 	s->v = xcalloc((size_t)threads, sizeof(*s->v));
 	s->active = xcalloc((size_t)threads, sizeof(int));

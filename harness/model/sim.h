@@ -57,6 +57,7 @@ struct sim {
 	void *shared;
 	struct model_opts o;
 	int T, D;
+	unsigned long long watchdog; /* model_watchdog_steps(T) */
 	struct vcpu *v;
 	int *dom_pkg;  /* package of each domain */
 	uint8_t *pair; /* D x D pair classes */
