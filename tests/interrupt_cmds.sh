@@ -4,7 +4,8 @@
 #  - model, started in the background (so SIGINT arrives inherited-ignored, as from any
 #    script), stops on each signal; no header-only model.csv, no empty -o directory; after
 #    some rows, model.csv parses and ends with a newline;
-#  - compare on a large file ends with 3 on a signal;
+#  - compare on a large file ends with 3 on a signal; so does merge of it while it writes,
+#    leaving no partial results.csv, no temp file and no directory it made;
 #  - a measurement whose stdout or stderr reader goes away ends as on SIGINT;
 #  - plot of that file ends with 3 (0 if done first) whether the signal comes while it
 #    reads the file, before its first plot or while gnuplot draws: no temp file or temp
@@ -85,6 +86,32 @@ for sig in INT TERM HUP; do
 	ls "$tmp/cmp-$sig" | grep -q '\.[A-Za-z0-9]\{6\}$' &&
 		{ echo "FAIL: compare SIG$sig left $(ls "$tmp/cmp-$sig")"; fail=1; }
 	echo "compare --ci on 40,000 rows, SIG$sig: exit $rc"
+done
+
+# merge of those 40,000 rows: a signal once it writes (its temp results.csv exists) ends it
+# with 3 (0 if done first) and leaves no results.csv with a part of the rows, no temp file
+# and no directory it made (written whole or not at all).
+for sig in INT TERM HUP; do
+	"$pcbench" merge "$tmp/big.csv" -o "$tmp/mg-$sig" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while ! ls "$tmp/mg-$sig" 2>/dev/null | grep -q '^results.csv\.' && [ $i -lt 6000 ] &&
+		kill -0 $pid 2>/dev/null; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	kill -"$sig" $pid 2>/dev/null
+	wait $pid
+	rc=$?
+	if [ $rc -eq 3 ]; then
+		[ ! -e "$tmp/mg-$sig" ] ||
+			{ echo "FAIL: merge SIG$sig left $(ls -A "$tmp/mg-$sig")"; fail=1; }
+	elif [ $rc -eq 0 ]; then
+		sh "$(dirname "$0")/csv_whole.sh" "$tmp/mg-$sig/results.csv" 40001 || fail=1
+	else
+		echo "FAIL: merge SIG$sig: exit $rc"; cat "$tmp/err"; fail=1
+	fi
+	echo "merge of 40,000 rows, SIG$sig while writing: exit $rc"
 done
 
 # plot: SIGHUP while it reads the file (0.5 s), SIGINT once its temp directory exists
