@@ -318,6 +318,9 @@ int merge_main(int argc, char **argv)
 			outfile_track((char *)dir, 0);
 			rmdir(dir);
 		}
+		free(csv_tmp);
+		free(csv_path);
+		free(jl_path);
 		return 1;
 	}
 
@@ -377,8 +380,12 @@ int merge_main(int argc, char **argv)
 			free(cdir);
 		}
 		fprintf(stderr, "pcbench: merge: a write failed: nothing merged into %s\n", dir);
+		free(csv_tmp);
+		free(csv_path);
+		free(jl_path);
 		return 1;
 	}
+	free(csv_tmp);
 	printf("merged %d run%s (%d rows, %d columns) into %s; %d context%s in %s/contexts\n", n,
 	       n == 1 ? "" : "s", nrows, ncols, csv_path, copied, copied == 1 ? "" : "s", dir);
 	free(csv_path);
