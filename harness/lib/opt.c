@@ -64,7 +64,7 @@ void opt_print_table(FILE *out, const struct cmd_help *cmd)
 			fprintf(out, "%*s%.*s\n", w < HELP_COL - 1 ? HELP_COL - w : 2, "",
 				nl ? (int)(nl - h) : (int)strlen(h), h);
 			w = 0;
-			h = nl + 1;
+			h = nl ? nl + 1 : h; /* no arithmetic on NULL (UBSan) */
 			if (!nl && more) {
 				h = more;
 				more = NULL;
