@@ -4,7 +4,9 @@
 # out escaped (terminal, compare.txt, compare-lkp.txt, compare.csv); an interrupted or
 # killed run says so in one line with its row count; --by host with one host falls back to
 # the presets table with a note; a long reason is never cut inside a parenthesis; families
-# of a -D sweep (batch=32,64) stay in tables of their own value.
+# of a -D sweep (batch=32,64) stay in tables of their own value; a run with kernel families
+# and the emulated ones they stand for (fixtures/compare/realemu) gets the real-vs-emulated
+# table, pairing only the same placement and threads, with its ratios and sentences.
 set -u
 . "${0%/*}/preamble.sh"
 one=$src/tests/fixtures/compare/one
@@ -82,4 +84,22 @@ sed '2,10s/^blocks-run,/other-run,/' "$blocks/results.csv" >"$tmp/merged.csv"
 # --metric keeps some metric columns and drops the others (their names freed: ASan).
 "$pcbench" compare "$one" --metric ns_per_op >"$tmp/metric.out" 2>&1 ||
 	{ echo "FAIL: --metric ns_per_op: $(cat "$tmp/metric.out")"; fail=1; }
+
+# The real kernel beside its emulation: exact medians and ratios of the fixture.
+"$pcbench" compare "$src/tests/fixtures/compare/realemu" -m ns_per_op >"$tmp/re" 2>&1 ||
+	{ echo "FAIL: compare realemu: exit $?"; cat "$tmp/re"; fail=1; }
+sed -n '/^real kernel beside its emulation/,/^$/p' "$tmp/re" >"$tmp/re.t"
+for want in \
+	'^page_fault2  *scatter  *2  *10000  *1.00%  *100.0  *page_counter:stocked v6.0-rc1  *the running kernel.s (btf)  *50.0  *0.50x$' \
+	'^page_fault2  *scatter  *2  *10000  *1.00%  *100.0  *per_node:shared v6.0  *v6.0  *130.0  *1.30x$' \
+	'^tcp  *scatter  *2  *8100  *0.00%  *0.0  *page_counter:socket v6.0-rc1 .* 410.0  *-$' \
+	'per_node:shared v6.0: the emulated charge path costs 1.3x what the real kernel spends in it per fault here (1.00% of 10000 ns); the emulation ran on layout v6.0, not the running kernel.s (fp1234)' \
+	'tcp at 2 threads.*sockets are not accounted'; do
+	grep -q "$want" "$tmp/re.t" || { echo "FAIL: realemu: no line like $want"; cat "$tmp/re.t"; fail=1; }
+done
+[ "$(grep -c '^page_fault2\|^tcp' "$tmp/re.t")" = 3 ] ||
+	{ echo "FAIL: realemu: the 1-thread per_node family was paired"; fail=1; }
+"$pcbench" compare "$one" >"$tmp/re" 2>&1
+grep -q 'real kernel beside' "$tmp/re" && { echo "FAIL: realemu table without kernel rows"; fail=1; }
+
 exit $fail

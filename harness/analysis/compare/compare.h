@@ -309,6 +309,13 @@ void cmp_compare_cells(struct compare *c, int bi, int col);
  */
 void cmp_judge(struct compare *c);
 
+/*
+ * realemu.c: cmp_print_real_vs_emulated - one RUN holding a `kernel` family and the emulated
+ * families its workload stands for (same placement, threads, host): the real kernel beside
+ * its emulation, one table and a sentence per pair; nothing otherwise.
+ */
+void cmp_print_real_vs_emulated(const struct compare *c, FILE *out);
+
 /* report.c: the header and the pieces every format shares. */
 void cmp_build_header(struct compare *c, struct header *h);
 /*
