@@ -493,11 +493,24 @@ int measure_main(int argc, char **argv)
 	if (st >= 0)
 		return st;
 	topo = run->topo;
+	if (run->opt.cgroup) {
+		/* refused: exit 2 with nothing created; else the rest runs in a forked child */
+		if (cg_check(&run->cg, run->opt.cgroup, err, sizeof(err)))
+			usage_error("--cgroup", run->opt.cgroup, "%s", err);
+		init_context(run);
+		check_outputs(run, &run->opt);
+		cg_enter(&run->cg);
+	}
 	init_context(run);
 	for (int i = 0; i < run->nfams && !run->kctx.present; i++)
 		if (run->fams[i].sc->flags & BENCH_KERNEL) {
 			kernel_context_read(&run->kctx);
 			run->ctx.real_kernel = run->kctx.json;
+			if (run->opt.cgroup) /* its leaf: memcg.path is where this child is */
+				json_object_set_new(json_object_get(run->kctx.json, "memcg"),
+						    "pcbench_writes",
+						    json_string("the hierarchy of --cgroup "
+								"(options.cgroup: every write)"));
 		}
 	if (run->opt.profile) {
 		profile_cfg_init(&run->prof, run->opt.time_s);

@@ -34,6 +34,7 @@ enum {
 	O_PMU,
 	O_WITH_MODEL,
 	O_PROFILE,
+	O_CGROUP,
 	O_MATRIX,
 	O_MATRIX_CPUS,
 	O_LABEL,
@@ -146,6 +147,12 @@ static const struct opt measure_opts[] = {
      "sample the measuring threads in the window (cycles, else\n"
      "cpu-clock; kernel symbols from /proc/kallsyms): profile.csv,\n"
      "the memcg charge path's share per row; pcbench profile RUN"},
+    {"cgroup", O_CGROUP, "DIR",
+     "measure in a memory cgroup hierarchy of pcbench's own: three\n"
+     "levels under DIR (cgroup v2, delegated to you, memory in its\n"
+     "cgroup.subtree_control), memory.min/low on the top one as in\n"
+     "seed 000; removed at the end. Without it pcbench writes no\n"
+     "cgroup and runs in the one it was started in"},
     {"list-events", O_LIST_EVENTS, NULL,
      "the event table for this machine's PMU, or --pmu NAME\n"
      "(an unknown NAME lists the known ones)"},
@@ -453,6 +460,9 @@ void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case O_PMU:
 			o->pmu = optarg;
+			break;
+		case O_CGROUP:
+			o->cgroup = optarg;
 			break;
 		case O_PROFILE:
 			o->profile = 1;

@@ -280,6 +280,8 @@ char *options_json(struct measure_run *run, const struct options *o)
 	json_object_set_new(j, "counters", pmu_set_json(run->pmu));
 	json_object_set_new(j, "work_calibration", work_json(run));
 	json_object_set_new(j, "layouts", layouts_json(run));
+	if (o->cgroup)
+		json_object_set_new(j, "cgroup", cg_json(&run->cg));
 	if (o->profile)
 		json_object_set_new(j, "profile",
 				    json_pack("{s:s?, s:s, s:s?}", "event",

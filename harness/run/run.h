@@ -19,6 +19,7 @@
 #include "objects.h"
 #include "plan.h"
 #include "pmu.h"
+#include "cgroup.h"
 #include "profile.h"
 #include "results.h"
 #include "topology.h"
@@ -31,6 +32,7 @@ struct options {
 	struct selection sel;
 	const char *out, *csv, *filter, *label, *run_dir_file;
 	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
+	const char *cgroup; /* --cgroup DIR (cgroup.h), or NULL: no cgroup is written */
 	double time_s, noise_max_pct;
 	int noise_retries;
 	/* The design (blocks.h): blocks (default) or independent repetitions; the precision
@@ -71,6 +73,7 @@ struct measure_run {
 	struct machine machine;	     /* context.json's "machine", the warnings */
 	struct kernel_ctx kctx;	     /* a real-kernel run: context.json's "real_kernel" */
 	struct profile_cfg prof;     /* --profile: the event and kallsyms */
+	struct cg_run cg;	     /* --cgroup: the hierarchy this process measures in */
 	struct csv_writer *prof_csv; /* --profile: profile.csv, a row per window and symbol */
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
 	char topology_fp[17];
