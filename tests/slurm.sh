@@ -1,9 +1,10 @@
 #!/bin/sh
 # slurm.sh SRCDIR PCBENCH - the Slurm variant on one node: munged, slurmctld and slurmd
 # started by hand (PID 1 is not systemd) with a scratch slurm.conf, inside a new network
-# namespace (unshare -n: only lo, 127.0.0.1); scripts/slurm/submit queues a 2-task array of
-# pcbench.sbatch and the dependent merge.sbatch; waits (bounded) and checks the merged CSV
-# holds both labels (NODE-0, NODE-1) and compare --by host printed both. Without root,
+# namespace (unshare -n: only lo, 127.0.0.1); scripts/slurm/submit queues pcbench.sbatch on
+# the one node and the dependent merge.sbatch; waits (bounded) and checks the run is
+# labelled with the node's name, its exit status was recorded, the merge job's per-node
+# summary names it and compare printed it (two distinct nodes: slurm_nodes.sh). Without root,
 # unshare or the Slurm/munge daemons: skipped (77) with the reason. Also, always: bash -n
 # of the scripts and their #SBATCH lines.
 set -u
@@ -14,7 +15,7 @@ fail=0
 for f in pcbench.sbatch merge.sbatch submit; do
 	bash -n "$sd/$f" || { echo "FAIL: bash -n $f"; fail=1; }
 done
-for l in "--exclusive" "--nodes=1" "--ntasks=1" "--output=pcbench-%A_%a.out"; do
+for l in "--exclusive" "--ntasks-per-node=1" "--output=pcbench-%j.out"; do
 	grep -q "^#SBATCH $l\$" "$sd/pcbench.sbatch" || { echo "FAIL: pcbench.sbatch lacks #SBATCH $l"; fail=1; }
 done
 grep -q -- "--dependency=afterany" "$sd/submit" || { echo "FAIL: submit: no afterany"; fail=1; }
@@ -94,7 +95,7 @@ until sinfo -h -o %t 2>/dev/null | grep -q idle; do
 done
 
 export PCBENCH="$pcbench"
-"$sd/submit" -n 2 -o "$tmp/results" -- -s page_counter -p v6.0-rc1 -w direct -t 1 -r 2 \
+"$sd/submit" -n 1 -o "$tmp/results" -- -s page_counter -p v6.0-rc1 -w direct -t 1 -r 2 \
 	--time 0.01 --events none >"$tmp/submit.out" 2>&1 ||
 	{ echo "FAIL: submit"; cat "$tmp/submit.out"; exit 1; }
 cat "$tmp/submit.out"
@@ -104,11 +105,12 @@ while squeue -h 2>/dev/null | grep -q .; do
 	[ $i -lt 240 ] || { echo "FAIL: jobs still queued after 120 s"; squeue; fail=1; break; }
 	sleep 0.5
 done
-for l in "$node-0" "$node-1"; do
-	[ -s "$tmp/results/$l/run/results.csv" ] || { echo "FAIL: no run of $l"; fail=1; }
-	grep -q "$l" "$tmp/results/compare.txt" 2>/dev/null ||
-		{ echo "FAIL: compare --by host lacks $l"; fail=1; }
-done
+l=${node%%.*}
+[ -s "$tmp/results/$l/run/results.csv" ] || { echo "FAIL: no run of $l"; fail=1; }
+[ "$(cat "$tmp/results/$l/exit" 2>/dev/null)" = 0 ] || { echo "FAIL: $l: exit not 0"; fail=1; }
+grep -q "^  $l  *ok " "$tmp/results"/pcbench-merge-*.out ||
+	{ echo "FAIL: the merge job's summary lacks $l"; fail=1; }
+grep -q "$l" "$tmp/results/compare.txt" 2>/dev/null || { echo "FAIL: compare lacks $l"; fail=1; }
 [ -s "$tmp/results/merged/results.csv" ] || { echo "FAIL: no merged results.csv"; fail=1; }
 if [ $fail -ne 0 ]; then
 	for f in "$tmp/results"/*.out "$tmp/slurmctld.log" "$tmp/slurmd.log"; do
