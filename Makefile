@@ -55,16 +55,19 @@ run: deps-run configure
 	fi; exit $$status
 
 # Every ctest test, the lab ones included (label "lab": ssh fan-out on loopback, Slurm,
-# install-deps, install and packages; they skip with a reason where they cannot run).
+# install-deps, install and packages). A test skips (77) only for missing hardware or
+# privileges, a missing command is a failure; tests/skips.sh prints each skip's reason.
 # test-lab runs only those; the sanitizer builds leave them out (they test scripts).
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
 TEST_TIMEOUT ?= 900
 
 test: deps build
-	cd $(BUILD) && ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
+	cd $(BUILD) && { ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS); rc=$$?; \
+		sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
 test-lab: deps build
-	cd $(BUILD) && ctest --output-on-failure --timeout $(TEST_TIMEOUT) -L lab
+	cd $(BUILD) && { ctest --output-on-failure --timeout $(TEST_TIMEOUT) -L lab; rc=$$?; \
+		sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
 # The whole ctest suite under ASan+UBSan, and under TSan (separate build directories).
 test-asan: deps
@@ -72,7 +75,9 @@ test-asan: deps
 		-DPCBENCH_SANITIZE=address,undefined >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow"
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure \
+		--timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow"; rc=$$?; sh $(CURDIR)/tests/skips.sh; \
+		exit $$rc
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null

@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 sel="-s page_counter -p v6.0-rc1 -w direct"
 
-command -v taskset >/dev/null || { echo "SKIP: no taskset (util-linux)"; exit 77; }
+command -v taskset >/dev/null || { echo "FAIL: no taskset (util-linux)"; exit 1; }
 [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] || { echo "SKIP: one CPU: nothing to exclude"; exit 77; }
 taskset -c 0 true 2>/dev/null || { echo "SKIP: cannot set the affinity here"; exit 77; }
 

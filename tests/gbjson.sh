@@ -3,19 +3,19 @@
 # --benchmark_out=FILE --benchmark_out_format=json every repetition reports ns/op as its
 # time (manual time, unit ns), ops as items processed and ns/op as the user counter
 # ns_per_op, equal to results.csv's ns_per_op; and Debian's compare.py (libbenchmark-tools)
-# compares two such files. Skipped (77) without compare.py or a python3 with scipy.
+# compares two such files. Fails without compare.py or a python3 with scipy (install-deps).
 set -u
 pcbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 compare=/usr/share/benchmark/compare.py
-[ -r $compare ] || { echo "SKIP: no $compare (Debian package libbenchmark-tools)"; exit 77; }
+[ -r $compare ] || { echo "FAIL: no $compare (Debian package libbenchmark-tools, scripts/install-deps --test)"; exit 1; }
 py=""
 for p in python3 /usr/bin/python3; do
 	command -v "$p" >/dev/null && "$p" -c 'import scipy' 2>/dev/null && { py=$p; break; }
 done
-[ -n "$py" ] || { echo "SKIP: no python3 with scipy (Debian package python3-scipy)"; exit 77; }
+[ -n "$py" ] || { echo "FAIL: no python3 with scipy (Debian package python3-scipy, scripts/install-deps --test)"; exit 1; }
 
 # a, b: independent repetitions (Google Benchmark's own statistics over them, which
 # compare.py reads); c: blocks (one Google Benchmark run per table and block, the file

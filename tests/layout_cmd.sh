@@ -15,7 +15,7 @@
 #    show flags the shared line, and bad recipes exit 2 with FILE:LINE (through the run too).
 # With "pahole" (ctest layout_pahole): compile tests/fixtures/pahole/page_counter.c with -g
 # as v6.0 and v6.1, run pahole on it, import, and compare with the built-in layouts. Exits
-# 77 (skipped) only when pahole is not installed.
+# A failure when pahole is not installed (scripts/install-deps brings it).
 set -u
 . "${0%/*}/preamble.sh"
 mode=${3:-cli}
@@ -34,8 +34,8 @@ rows() {
 
 if [ "$mode" = pahole ]; then
 	if ! command -v pahole >/dev/null 2>&1; then
-		echo "SKIP: pahole is not installed (Debian package dwarves)"
-		exit 77
+		echo "FAIL: pahole is not installed (Debian package dwarves, scripts/install-deps --dev)"
+		exit 1
 	fi
 	cc=${CC:-cc}
 	command -v "$cc" >/dev/null 2>&1 || cc=gcc

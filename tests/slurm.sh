@@ -5,7 +5,7 @@
 # the one node and the dependent merge.sbatch; waits (bounded) and checks the run is
 # labelled with the node's name, its exit status was recorded, the merge job's per-node
 # summary names it and compare printed it (two distinct nodes: slurm_nodes.sh). Without root,
-# unshare or the Slurm/munge daemons: skipped (77) with the reason. Also, always: bash -n
+# unshare, or when the daemons do not start: skipped (77) with the reason; a missing command fails. Also, always: bash -n
 # of the scripts and their #SBATCH lines.
 set -u
 src=$1
@@ -24,7 +24,8 @@ grep -q -- "--dependency=afterany" "$sd/submit" || { echo "FAIL: submit: no afte
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "not root (slurmd and munged run as root here)"
 for t in munged slurmctld slurmd sbatch squeue unshare ip; do
-	command -v $t >/dev/null 2>&1 || skip "no $t (scripts/install-deps: slurm-wlm, munge)"
+	command -v $t >/dev/null 2>&1 ||
+		{ echo "FAIL: no $t (scripts/install-deps --test: slurm-wlm, munge, iproute2)"; exit 1; }
 done
 if [ -z "${PCBENCH_SLURM_NETNS:-}" ]; then
 	# A new network namespace (only lo) and mount namespace (our own /etc/hosts naming

@@ -7,7 +7,7 @@
  * Without "plot": golden output (table, lkp, markdown, two runs), the join (keys on one
  * side listed, statuses not ok and multiplexed counters flagged), the base preset, --by
  * host, and bad input (exit 2 naming it); plot without gnuplot exits 4.
- * With "plot": PNG files from a fixture; exits 77 (ctest SKIP) when gnuplot is absent.
+ * With "plot": PNG files from a fixture; fails when gnuplot is absent (install-deps --plot).
  *
  * Golden files start with one comment line saying what they check; the rest must equal
  * the output byte for byte. PCBENCH_UPDATE_GOLDEN=1 rewrites them from the current output
@@ -600,8 +600,9 @@ static int test_plot(void)
 		p += n + (p[n] == ':');
 	}
 	if (!found) {
-		printf("gnuplot is not installed: skipped\n");
-		return 77;
+		printf("FAIL: gnuplot is not installed (Debian package gnuplot-nox, "
+		       "scripts/install-deps --plot)\n");
+		return 1;
 	}
 	if (!mkdtemp(out)) {
 		perror("mkdtemp");
