@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "num.h"
 #include "run.h"
 #include "util.h"
 
@@ -46,23 +47,24 @@ struct build {
  * --layout, a configuration that cannot use it is not an error here: it returns 1 with the
  * reason in b->why (build_families then leaves the scenario out, or refuses it by name).
  */
-static int add_family(struct build *b, struct family f)
+static int add_family(struct build *b, struct family f, const struct selection *sel,
+		      const char *sweep)
 {
 	char err[512], *p = f.name, *end = f.name + sizeof(f.name);
 
-	p += snprintf(p, (size_t)(end - p), "%s/preset:%s/workload:%s/placement:%s/threads:%d",
-		      f.sc->name, f.preset->name, f.wl->name, f.placement, f.threads);
+	p += snprintf(p, (size_t)(end - p), "%s/preset:%s/workload:%s%s/placement:%s/threads:%d",
+		      f.sc->name, f.preset->name, f.wl->name, sweep, f.placement, f.threads);
 	if (strcmp(f.home_spec, "first"))
 		snprintf(p, (size_t)(end - p), "/home:%s", f.home_spec);
 	if (b->re && (regexec(b->re, f.name, 0, NULL, 0) == 0) == b->negate)
 		return 0;
-	if (family_config(&f, &b->o->sel, b->why, sizeof(b->why))) {
+	if (family_config(&f, sel, b->why, sizeof(b->why))) {
 		if (!b->layout)
 			usage_error("configuration", f.name, "%s", b->why);
 		return 1;
 	}
 	if (family_place(&f, b->topo, err, sizeof(err)))
-		usage_error("--placement", b->o->sel.placement, "%s", err);
+		usage_error("--placement", f.placement, "%s", err);
 	if (cfg_layout(f.cfg)) {
 		snprintf(f.layout_fp, sizeof(f.layout_fp), "%016llx",
 			 (unsigned long long)layout_fingerprint(cfg_layout(f.cfg)));
@@ -82,30 +84,148 @@ static int add_family(struct build *b, struct family f)
 	return 0;
 }
 
-/* add_families - the families of pick @k: one per thread count and memory home. */
+/* in_choices - @v is one of "a|b|c". */
+static int in_choices(const char *choices, const char *v)
+{
+	size_t n = strlen(v);
+
+	for (const char *c = choices; *c;) {
+		size_t k = strcspn(c, "|");
+
+		if (k == n && !strncmp(c, v, n))
+			return 1;
+		c += k + (c[k] == '|');
+	}
+	return 0;
+}
+
+/*
+ * sweep_values - the values of --param @nv ("NAME=V1,V2") for scenario @sc: a list when
+ * @sc's parameter NAME is an integer or a choice (not a layout or a file, whose names may
+ * hold commas) and every comma-separated element is one (-D batch=32,64), else the one
+ * value. Returns how many.
+ */
+static int sweep_values(const struct scenario *sc, const char *nv, char ***out)
+{
+	const char *eq = strchr(nv, '=');
+	const struct bench_param *bp = NULL;
+	char **v;
+	int n = 0;
+
+	for (int i = 0; eq && scenario_param(sc, i) && !bp; i++)
+		if (strlen(scenario_param(sc, i)->name) == (size_t)(eq - nv) &&
+		    !strncmp(scenario_param(sc, i)->name, nv, (size_t)(eq - nv)))
+			bp = scenario_param(sc, i);
+	if (!eq || !strchr(eq + 1, ',') || !bp) {
+		*out = xcalloc(2, sizeof(char *));
+		(*out)[0] = xstrdup(nv);
+		return 1;
+	}
+	v = split_list(eq + 1);
+	for (n = 0; v && v[n]; n++) {
+		long x;
+		int ok =
+		    bp && (!bp->choices ? !num_long(v[n], 0, bp->min, bp->max, &x)
+					: bp->choices[0] != '<' && in_choices(bp->choices, v[n]));
+
+		if (!ok) {
+			free(v);
+			*out = xcalloc(2, sizeof(char *));
+			(*out)[0] = xstrdup(nv);
+			return 1;
+		}
+	}
+	if (n < 2) {
+		free(v);
+		*out = xcalloc(2, sizeof(char *));
+		(*out)[0] = xstrdup(nv);
+		return 1;
+	}
+	for (int i = 0; i < n; i++)
+		v[i] = xasprintf("%.*s%s", (int)(eq - nv + 1), nv, v[i]);
+	*out = v;
+	return n;
+}
+
+/*
+ * placements - the -P values: a comma-separated list when every element is a policy name
+ * (hwloc locations such as core:0-7,pu:even hold commas), else the one value.
+ */
+static char **placements(const char *spec)
+{
+	char **v = split_list(spec);
+
+	for (int i = 0; !v || !v[0] || v[i]; i++)
+		if (!v || !v[0] || !topo_policy_find(v[i])) {
+			free(v);
+			v = xcalloc(2, sizeof(char *));
+			v[0] = xstrdup(spec);
+			return v;
+		}
+	return v;
+}
+
+/*
+ * add_families - the families of pick @k: one per placement (-P list), value of a swept
+ * parameter (-D NAME=V1,V2: the cartesian product, each value in the family name and its
+ * param_ column), thread count and memory home.
+ */
 static int add_families(const struct pick *k, void *arg)
 {
 	struct build *b = arg;
+	const struct selection *sel = &b->o->sel;
+	char **vals[SELECTION_MAX_PARAMS], **pls = b->run->placements;
+	int nv[SELECTION_MAX_PARAMS], idx[SELECTION_MAX_PARAMS] = {0}, done = 0, ret = 0;
 
-	for (int t = 0; t < b->ncounts; t++)
-		for (int h = 0; b->homes[h]; h++) {
-			struct family f = {
-			    .sc = k->sc,
-			    .preset = k->preset,
-			    .wl = k->wl,
-			    .placement = b->o->sel.placement,
-			    .threads = b->counts[t],
-			    .home_spec = b->homes[h],
-			    .layout = b->layout,
-			    .layout_name = b->o->layout,
-			};
+	for (int i = 0; i < sel->nparams; i++)
+		nv[i] = sweep_values(k->sc, sel->params[i], &vals[i]);
+	while (!done && !ret) {
+		/* one combination: a selection of its own (configurations copy its values) */
+		struct selection *one = xcalloc(1, sizeof(*one));
+		char sw[200] = "";
 
-			if (add_family(b, f)) {
-				b->refused = *k;
-				return 1;
-			}
+		*one = *sel;
+		for (int i = 0; i < sel->nparams; i++) {
+			one->params[i] = vals[i][idx[i]];
+			if (nv[i] > 1)
+				snprintf(sw + strlen(sw), sizeof(sw) - strlen(sw), "/%s",
+					 vals[i][idx[i]]);
 		}
-	return 0;
+		for (int pl = 0; pls[pl] && !ret; pl++)
+			for (int t = 0; t < b->ncounts && !ret; t++)
+				for (int h = 0; b->homes[h] && !ret; h++) {
+					struct family f = {
+					    .sc = k->sc,
+					    .preset = k->preset,
+					    .wl = k->wl,
+					    .placement = pls[pl],
+					    .threads = b->counts[t],
+					    .home_spec = b->homes[h],
+					    .layout = b->layout,
+					    .layout_name = b->o->layout,
+					};
+
+					if (add_family(b, f, one, sw)) {
+						b->refused = *k;
+						ret = 1;
+					}
+				}
+		free(one);
+		/* the next combination, the last parameter fastest */
+		done = 1;
+		for (int i = sel->nparams - 1; i >= 0 && done; i--) {
+			if (++idx[i] < nv[i])
+				done = 0;
+			else
+				idx[i] = 0;
+		}
+	}
+	for (int i = 0; i < sel->nparams; i++) {
+		for (int j = 0; j < nv[i]; j++)
+			free(vals[i][j]);
+		free(vals[i]);
+	}
+	return ret;
 }
 
 /* picks - counts the selected picks (selection_each). */
@@ -193,6 +313,7 @@ void build_families(struct measure_run *run, const struct options *o, const stru
 	char err[512];
 	regex_t re;
 
+	run->placements = placements(o->sel.placement); /* families point into it */
 	selection_check(all_scenarios, &o->sel, scn, pre, wls);
 	if (o->matrix) {
 		free(scn);

@@ -56,8 +56,9 @@ static const struct opt measure_opts[] = {
 	"placement",
 	'P',
 	"NAME",
-	"a policy, or an hwloc location such as core:0-7,\n"
-	"pu:even, package:0.core:0-3.pu:0 (default: scatter):",
+	"a policy (a list of policies: one family each), or an\n"
+	"hwloc location such as core:0-7,pu:even,\n"
+	"package:0.core:0-3.pu:0 (default: scatter):",
     },
     {"topology", O_TOPOLOGY, "SPEC",
      "host (default) | FILE.xml (lstopo --of xml) |\n"
@@ -107,7 +108,9 @@ static const struct opt measure_opts[] = {
      "that can reach p < 0.05 after the correction); blocks:\n"
      "exactly N blocks per table, no precision target (the\n"
      "budget still stops it); in [1, 1000]"},
-    {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
+    {"param", 'D', "NAME=VALUE",
+     "set one scenario parameter (repeatable; VALUE may hold spaces);\n"
+     "V1,V2 of an integer or choice parameter: one family per value"},
     {"layout", O_LAYOUT, "NAME|FILE",
      "run every selected scenario whose structs the layout\n"
      "describes with it (the presets keep their algorithm\n"

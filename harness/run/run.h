@@ -92,6 +92,7 @@ struct measure_run {
 	int cur_rep;
 	/* Long-lived allocations, kept reachable until exit. */
 	char **gb_argv, **orig_argv, **homes;
+	char **placements; /* the -P values (a list of policies, or the one value) */
 	int orig_argc;
 	struct topo *topo;
 	struct gb_family *gbf;
