@@ -1,6 +1,7 @@
 #!/bin/sh
 # install.sh SRCDIR BUILDDIR - make install and make package. 1) cmake --install into a
-# DESTDIR: bin/pcbench, share/pcbench/scripts (gnuplot and lab scripts), the man page, the
+# DESTDIR: bin/pcbench, bin/pcbench-lab-run and bin/pcbench-slurm-submit (their help, man
+# pages, helpers found from bin/), share/pcbench/scripts (gnuplot and lab scripts), the man page, the
 # bash completion; the installed binary, run from elsewhere with no source tree in reach,
 # prints --version and --list, measures, and plots (it finds its gnuplot scripts in
 # ../share/pcbench/scripts). 2) the completion script completes commands and options and
@@ -39,9 +40,24 @@ DESTDIR="$tmp/root" cmake --install "$build" --prefix /usr >"$tmp/install.out" 2
 	{ echo "FAIL: cmake --install"; cat "$tmp/install.out"; exit 1; }
 for f in usr/bin/pcbench usr/share/pcbench/scripts/scaling.gp usr/share/pcbench/scripts/lab-run \
 	usr/share/pcbench/scripts/install-deps usr/share/pcbench/scripts/slurm/pcbench.sbatch \
-	usr/share/man/man1/pcbench.1 usr/share/bash-completion/completions/pcbench; do
+	usr/share/man/man1/pcbench.1 usr/share/bash-completion/completions/pcbench \
+	usr/bin/pcbench-lab-run usr/bin/pcbench-slurm-submit \
+	usr/share/man/man1/pcbench-lab-run.1 usr/share/man/man1/pcbench-slurm-submit.1; do
 	[ -s "$tmp/root/$f" ] || { echo "FAIL: install: no $f"; fail=1; }
 done
+# the lab commands: their help, their pages, and their helpers found from bin/
+for c in lab-run slurm-submit; do
+	"$tmp/root/usr/bin/pcbench-$c" --help 2>&1 | grep -q "pcbench-$c" ||
+		{ echo "FAIL: pcbench-$c --help does not name it"; fail=1; }
+	grep -q "^\.TH PCBENCH-$(echo $c | tr a-z A-Z)" "$tmp/root/usr/share/man/man1/pcbench-$c.1" ||
+		{ echo "FAIL: no man page of pcbench-$c"; fail=1; }
+done
+mkdir "$tmp/fakebin" # a stand-in sbatch: what the installed command submits
+printf '#!/bin/sh\necho "sbatch $*" >>"%s"\necho 1\n' "$tmp/sbatch.log" >"$tmp/fakebin/sbatch"
+chmod +x "$tmp/fakebin/sbatch"
+PATH="$tmp/fakebin:$PATH" "$tmp/root/usr/bin/pcbench-slurm-submit" -n 1 -o "$tmp/sl" >"$tmp/sl.out" 2>&1
+grep -q "usr/bin/../share/pcbench/scripts/slurm/pcbench.sbatch" "$tmp/sbatch.log" 2>/dev/null ||
+	{ echo "FAIL: the installed pcbench-slurm-submit does not find its job scripts"; cat "$tmp/sl.out"; fail=1; }
 grep -q '^\.TH PCBENCH' "$tmp/root/usr/share/man/man1/pcbench.1" ||
 	{ echo "FAIL: the man page is not from help2man"; fail=1; }
 runs_here "$tmp/root"
