@@ -7,9 +7,10 @@
 char *gnuplot_find(void);
 /*
  * gnuplot_scripts - the directory holding scaling.gp (new string): $PCBENCH_SCRIPTS, then
- * scripts/ next to or above the executable (build/pcbench -> scripts/), then the installed
- * data directory (PREFIX/bin/pcbench -> PREFIX/share/pcbench/scripts); never the
- * compiled-in source path. NULL when none has it.
+ * scripts/ above the executable (the source tree of an in-tree build/pcbench) or next to
+ * it (the build tree: CMake copies the scripts into BUILD/scripts, so an out-of-tree build
+ * finds them too), then the installed data directory (PREFIX/bin/pcbench ->
+ * PREFIX/share/pcbench/scripts); never the compiled-in source path. NULL when none has it.
  */
 char *gnuplot_scripts(void);
 /*
