@@ -6,7 +6,8 @@
 # prints --version and --list, measures, and plots (it finds its gnuplot scripts in
 # ../share/pcbench/scripts). 2) the completion script completes commands and options and
 # lists every option of pcbench help --options. 3) CPack's .deb and .rpm list the binary,
-# the man page and the completion; the .deb unpacked into a scratch root runs the same way.
+# the man page and the completion; lintian is clean on the .deb, its name is Debian's, the .rpm
+# has a vendor, summary and description; the .deb unpacked into a scratch root runs the same way.
 set -u
 src=$1
 build=$2
@@ -40,16 +41,17 @@ DESTDIR="$tmp/root" cmake --install "$build" --prefix /usr >"$tmp/install.out" 2
 	{ echo "FAIL: cmake --install"; cat "$tmp/install.out"; exit 1; }
 for f in usr/bin/pcbench usr/share/pcbench/scripts/scaling.gp usr/share/pcbench/scripts/lab-run \
 	usr/share/pcbench/scripts/install-deps usr/share/pcbench/scripts/slurm/pcbench.sbatch \
-	usr/share/man/man1/pcbench.1 usr/share/bash-completion/completions/pcbench \
+	usr/share/man/man1/pcbench.1.gz usr/share/bash-completion/completions/pcbench \
 	usr/bin/pcbench-lab-run usr/bin/pcbench-slurm-submit \
-	usr/share/man/man1/pcbench-lab-run.1 usr/share/man/man1/pcbench-slurm-submit.1; do
+	usr/share/man/man1/pcbench-lab-run.1.gz usr/share/man/man1/pcbench-slurm-submit.1.gz \
+	usr/share/doc/pcbench/copyright usr/share/doc/pcbench/changelog.gz; do
 	[ -s "$tmp/root/$f" ] || { echo "FAIL: install: no $f"; fail=1; }
 done
 # the lab commands: their help, their pages, and their helpers found from bin/
 for c in lab-run slurm-submit; do
 	"$tmp/root/usr/bin/pcbench-$c" --help 2>&1 | grep -q "pcbench-$c" ||
 		{ echo "FAIL: pcbench-$c --help does not name it"; fail=1; }
-	grep -q "^\.TH PCBENCH-$(echo $c | tr a-z A-Z)" "$tmp/root/usr/share/man/man1/pcbench-$c.1" ||
+	zcat "$tmp/root/usr/share/man/man1/pcbench-$c.1.gz" | grep -q "^\.TH PCBENCH-$(echo $c | tr a-z A-Z)" ||
 		{ echo "FAIL: no man page of pcbench-$c"; fail=1; }
 done
 mkdir "$tmp/fakebin" # a stand-in sbatch: what the installed command submits
@@ -58,7 +60,7 @@ chmod +x "$tmp/fakebin/sbatch"
 PATH="$tmp/fakebin:$PATH" "$tmp/root/usr/bin/pcbench-slurm-submit" -n 1 -o "$tmp/sl" >"$tmp/sl.out" 2>&1
 grep -q "usr/bin/../share/pcbench/scripts/slurm/pcbench.sbatch" "$tmp/sbatch.log" 2>/dev/null ||
 	{ echo "FAIL: the installed pcbench-slurm-submit does not find its job scripts"; cat "$tmp/sl.out"; fail=1; }
-grep -q '^\.TH PCBENCH' "$tmp/root/usr/share/man/man1/pcbench.1" ||
+zcat "$tmp/root/usr/share/man/man1/pcbench.1.gz" | grep -q '^\.TH PCBENCH' ||
 	{ echo "FAIL: the man page is not from help2man"; fail=1; }
 runs_here "$tmp/root"
 
@@ -77,23 +79,30 @@ while read -r o; do
 done <"$tmp/opts"
 
 # 3) the packages.
-if ! command -v cpack >/dev/null 2>&1 || ! command -v rpmbuild >/dev/null 2>&1; then
-	echo "SKIP: packages: no cpack or rpmbuild"
-	exit $fail
-fi
+for t in cpack rpmbuild lintian; do # a missing tool is a failure (scripts/install-deps)
+	command -v $t >/dev/null 2>&1 || { echo "FAIL: packages: no $t (scripts/install-deps --test)"; exit 1; }
+done
 cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" -G "DEB;RPM" >"$tmp/cpack.out" 2>&1 ||
 	{ echo "FAIL: cpack"; cat "$tmp/cpack.out"; exit 1; }
 deb=$(ls "$tmp/pkg"/*.deb) rpm=$(ls "$tmp/pkg"/*.rpm) ||
 	{ echo "FAIL: no .deb or .rpm"; ls "$tmp/pkg"; exit 1; }
 dpkg-deb -c "$deb" | awk '{ print $6 }' >"$tmp/deb.list"
 rpm -qlp "$rpm" >"$tmp/rpm.list" 2>/dev/null
-for f in /usr/bin/pcbench /usr/share/man/man1/pcbench.1 /usr/share/bash-completion/completions/pcbench \
+for f in /usr/bin/pcbench /usr/share/man/man1/pcbench.1.gz /usr/share/bash-completion/completions/pcbench \
 	/usr/share/pcbench/scripts/scaling.gp; do
 	grep -qx "\.$f" "$tmp/deb.list" || { echo "FAIL: .deb lacks $f"; fail=1; }
 	grep -qx "$f" "$tmp/rpm.list" || { echo "FAIL: .rpm lacks $f"; fail=1; }
 done
 for lib in libhwloc libgsl; do
 	dpkg-deb -f "$deb" Depends | grep -q $lib || { echo "FAIL: .deb Depends lacks $lib"; fail=1; }
+done
+# Debian's file name, lintian clean (errors and warnings), the .rpm's own fields
+[ "$(basename "$deb")" = "pcbench_$(dpkg-deb -f "$deb" Version)_$(dpkg --print-architecture).deb" ] ||
+	{ echo "FAIL: .deb name $(basename "$deb") is not Debian's"; fail=1; }
+lintian "$deb" >"$tmp/lintian.out" 2>&1
+grep '^[EW]: ' "$tmp/lintian.out" && { echo "FAIL: lintian reports the lines above"; fail=1; }
+for field in Vendor Summary Description; do
+	rpm -qp --qf "%{$field}" "$rpm" 2>/dev/null | grep -q '[a-z]' || { echo "FAIL: .rpm has no $field"; fail=1; }
 done
 dpkg-deb -x "$deb" "$tmp/debroot" || { echo "FAIL: dpkg-deb -x"; fail=1; }
 runs_here "$tmp/debroot"
