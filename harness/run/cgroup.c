@@ -204,7 +204,7 @@ int cg_enter(struct cg_run *c)
 	p = fork();
 	if (p < 0) {
 		cg_remove(c);
-		usage_error("--cgroup", c->dir, "fork: %s", strerror(errno));
+		die("--cgroup", c->dir, "fork: %s", strerror(errno));
 	}
 	if (p == 0) {
 		snprintf(pid, sizeof(pid), "%ld", (long)getpid());
