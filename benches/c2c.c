@@ -189,8 +189,9 @@ static const struct bench_preset presets[] = {
 };
 
 static const struct bench_workload workloads[] = {
-    {"pingpong", "compare-exchange ping-pong on one word: wait for your value, CAS it + 1", ""},
-    {"rw", "one writer and one reader per line: wait for the partner's store, store yours", ""},
+    {"pingpong", "compare-exchange ping-pong on one word: wait for your value, CAS it + 1", "",
+     BENCH_SYMMETRIC},
+    {"rw", "one writer and one reader per line: wait for the partner's store, store yours", "", 0},
     {NULL},
 };
 

@@ -697,13 +697,17 @@ static const struct bench_preset presets[] = {
 };
 
 static const struct bench_workload workloads[] = {
-    {"page_fault1", "will-it-scale: anonymous private mapping, one write per page, munmap", ""},
-    {"page_fault2", "will-it-scale: private file mapping (copy-on-write), one write per page", ""},
-    {"page_fault3", "will-it-scale: shared file mapping; charged once, then page-cache hits", ""},
-    {"fallocate1", "will-it-scale: fallocate 8 KiB steps to 1 MiB, ftruncate 0", ""},
-    {"tcp", "netperf -t TCP_SENDFILE -m 10K over loopback: sender/receiver pairs", ""},
-    {"hackbench", "hackbench: groups of a sender and a receiver thread over socketpairs",
-     "msg=100"},
+    {"page_fault1", "will-it-scale: anonymous private mapping, one write per page, munmap", "",
+     BENCH_SYMMETRIC},
+    {"page_fault2", "will-it-scale: private file mapping (copy-on-write), one write per page", "",
+     BENCH_SYMMETRIC},
+    {"page_fault3", "will-it-scale: shared file mapping; charged once, then page-cache hits", "",
+     BENCH_SYMMETRIC},
+    {"fallocate1", "will-it-scale: fallocate 8 KiB steps to 1 MiB, ftruncate 0", "",
+     BENCH_SYMMETRIC},
+    {"tcp", "netperf -t TCP_SENDFILE -m 10K over loopback: sender/receiver pairs", "", 0},
+    {"hackbench", "hackbench: groups of a sender and a receiver thread over socketpairs", "msg=100",
+     0},
     {NULL},
 };
 

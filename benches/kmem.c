@@ -329,11 +329,12 @@ static const struct bench_preset presets[] = {
 };
 
 static const struct bench_workload workloads[] = {
-    {"pair", "charge nr pages, then uncharge them on the same CPU (the stock stays warm)", "nr=1"},
+    {"pair", "charge nr pages, then uncharge them on the same CPU (the stock stays warm)", "nr=1",
+     BENCH_SYMMETRIC},
     {"split",
      "charge on one CPU's stock, uncharge on another's, as a sender and a receiver: the "
      "stocks run dry and overflow every batch pages",
-     "nr=1"},
+     "nr=1", 0},
     {NULL},
 };
 

@@ -430,16 +430,17 @@ static const struct bench_workload workloads[] = {
     {"socket",
      "netperf TCP_SENDFILE over loopback: thread 2k sends 10 KiB messages (tx and rx charges "
      "on its CPU), thread 2k+1 reads and frees them (sock.h)",
-     ""},
-    {"direct", "page_counter_try_charge + page_counter_uncharge of nr pages, no stock", "nr=1"},
+     "", 0},
+    {"direct", "page_counter_try_charge + page_counter_uncharge of nr pages, no stock", "nr=1",
+     BENCH_SYMMETRIC},
     {"stocked",
      "v6.0 memcg charge on one CPU: per-thread stock, batch refills, high-limit walk; "
      "seeded bursts of `burst` pages on average",
-     "nr=3"},
+     "nr=3", BENCH_SYMMETRIC},
     {"stocked_xcpu",
      "charge nr pages through one CPU's stock, uncharge them through its partner's "
      "(thread 2k -> 2k+1, at most `burst` pages in flight)",
-     "nr=1"},
+     "nr=1", 0},
     {NULL},
 };
 

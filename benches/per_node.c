@@ -528,9 +528,9 @@ static const struct bench_preset presets[] = {
 };
 
 static const struct bench_workload workloads[] = {
-    {"shared", "every thread faults into one memcg's per-node struct (page_fault2, one cgroup)",
-     ""},
-    {"private", "one per-node struct (and memcg) per thread: the control", ""},
+    {"shared", "every thread faults into one memcg's per-node struct (page_fault2, one cgroup)", "",
+     BENCH_SYMMETRIC},
+    {"private", "one per-node struct (and memcg) per thread: the control", "", BENCH_SYMMETRIC},
     {NULL},
 };
 

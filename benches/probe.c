@@ -374,7 +374,7 @@ static const struct bench_preset presets[] = {
 };
 
 static const struct bench_workload workloads[] = {
-    {"recipe", "one pass of each thread's role: the recipe's accesses, in order", ""},
+    {"recipe", "one pass of each thread's role: the recipe's accesses, in order", "", 0},
     {0},
 };
 

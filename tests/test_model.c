@@ -920,7 +920,7 @@ static int t_objects(void *shared, struct bench_object *out, int max)
 
 static const struct bench_param t_params[] = {{0}};
 static const struct bench_preset t_presets[] = {{"base", "", ""}, {0}};
-static const struct bench_workload t_workloads[] = {{"w", "", ""}, {0}};
+static const struct bench_workload t_workloads[] = {{"w", "", "", 0}, {0}};
 static const struct scenario t_scenario = {
     .name = "model_selftest",
     .desc = "",

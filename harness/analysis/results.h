@@ -49,7 +49,12 @@
 	X(MIGRATIONS, "migrations", RT_INT)                                                        \
 	X(STEAL_PCT, "steal_pct", RT_NUM)                                                          \
 	X(RETRIES, "retries", RT_INT)                                                              \
-	X(BLOCK, "block", RT_INT)
+	X(BLOCK, "block", RT_INT)                                                                  \
+	X(LOST_PCT, "lost_pct", RT_NUM)                                                            \
+	X(XFER_BEFORE_NS, "xfer_before_ns", RT_NUM)                                                \
+	X(XFER_AFTER_NS, "xfer_after_ns", RT_NUM)                                                  \
+	X(XFER_NOTE, "xfer_note", RT_TEXT)                                                         \
+	X(DISTURBED_BY, "disturbed_by", RT_TEXT)
 
 /*
  * The type of a column's cells in results.jsonl: text (a JSON string), an integer or a

@@ -48,7 +48,14 @@ struct bench_workload {
 	const char *name;
 	const char *desc;
 	const char *set;
+	unsigned flags; /* BENCH_SYMMETRIC */
 };
+/*
+ * Workload flags. BENCH_SYMMETRIC: every thread runs the same operations on equally shared
+ * state, so an undisturbed window gives them about equal operation counts; a window whose
+ * ops_min_thread / ops_max_thread is under --imbalance-min is disturbed (--list says which).
+ */
+#define BENCH_SYMMETRIC 1u
 
 /* The resolved parameters of one measurement (opaque to scenarios). */
 struct bench_cfg;

@@ -573,6 +573,7 @@ int measure_main(int argc, char **argv)
 		/* blocks: a disturbed window is not measured again alone; its block is left out */
 		meas_set_noise(f->m, run->opt.noise_max_pct / 100,
 			       run->opt.independent ? run->opt.noise_retries : 0);
+		meas_set_imbalance(f->m, run->opt.imbalance_min);
 		set_current(run, NULL, 0);
 		if (run->opt.independent)
 			gbf[ngb++] = (struct gb_family){f->name, f->threads, &jobs[i]};

@@ -116,8 +116,7 @@ static void run_one(benchmark::State &state, void *arg, int threads,
 	if (state.thread_index() != 0)
 		return;
 	// A repetition after the run stopped (signal, failed write) measured nothing: an error
-	// run, which Google Benchmark leaves out of its statistics over the repetitions (with
-	// hundreds of empty ones left in, ComputeStats crashed in libbenchmark 1.7.1).
+	// run, as is a failed or disturbed window.
 	if (!r.valid) {
 		state.SkipWithError("stopped");
 		return;
@@ -130,6 +129,14 @@ static void run_one(benchmark::State &state, void *arg, int threads,
 	state.counters["ns_per_op"] = r.ns_per_op;
 }
 
+// gbshim_run - each repetition of a family is a benchmark of its own, registered under the
+// family's name with ->Repetitions(1), so Google Benchmark computes no statistics over
+// repetitions (pcbench compare does). With ->Repetitions(r), libbenchmark 1.7.1's
+// ComputeStats iterates over `*reports[0].statistics`, which its run report sets only for a
+// run without an error: a family whose first repetition was an error (a failed or disturbed
+// window) and two later ones were not dereferenced a null pointer (SIGSEGV after every row
+// was written; tests/soak.c). Registered in family order; Google Benchmark's random
+// interleaving (on unless --benchmark_enable_random_interleaving=false) shuffles them.
 extern "C" void gbshim_run(const struct gb_family *fams, int n, int repetitions,
 			   void (*thread_fn)(void *arg, int thread_index, struct gb_result *))
 {
@@ -137,15 +144,17 @@ extern "C" void gbshim_run(const struct gb_family *fams, int n, int repetitions,
 		void *arg = fams[i].arg;
 		int threads = fams[i].threads;
 
-		benchmark::RegisterBenchmark(fams[i].name,
-					     [arg, threads, thread_fn](benchmark::State &state) {
-						     run_one(state, arg, threads, thread_fn);
-					     })
-		    ->Threads(threads)
-		    ->UseManualTime()
-		    ->Unit(benchmark::kNanosecond)
-		    ->Repetitions(repetitions)
-		    ->Iterations(1);
+		for (int rep = 0; rep < repetitions; rep++)
+			benchmark::RegisterBenchmark(
+			    fams[i].name,
+			    [arg, threads, thread_fn](benchmark::State &state) {
+				    run_one(state, arg, threads, thread_fn);
+			    })
+			    ->Threads(threads)
+			    ->UseManualTime()
+			    ->Unit(benchmark::kNanosecond)
+			    ->Repetitions(1)
+			    ->Iterations(1);
 	}
 	SilentReporter reporter;
 	AccumulatingReporter file;

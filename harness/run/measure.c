@@ -20,6 +20,21 @@
 #define BATCH_TARGET_S 20e-6
 #define BATCH_MAX (1u << 20)
 
+/*
+ * The transfer probe (docs/measuring.md): batches of XFER_ROUNDS round trips of one line
+ * between thread 0 and thread N-1, until XFER_BATCHES batches or XFER_BUDGET of the window
+ * (each probe; at least XFER_MIN_S); the median batch, per one-way transfer. Fewer than
+ * XFER_MIN_BATCHES batches in that time (the partner thread did not run) give no value.
+ */
+#define XFER_ROUNDS 8
+#define XFER_BATCHES 64
+#define XFER_MIN_BATCHES 4
+#define XFER_BUDGET 0.01
+#define XFER_MIN_S 50e-6
+#define XFER_STOP UINT64_MAX
+
+double (*meas_xfer_hook)(int after, double ns);
+
 void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
 	       const struct topo *topo, int threads, const int *pus, double window_s,
 	       double warmup_s, const struct topo_home *home)
@@ -41,7 +56,18 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
 	m->slots = bench_alloc((size_t)threads * sizeof(*m->slots), BENCH_PAD);
 	m->objs = xcalloc(MEAS_OBJECTS_MAX, sizeof(*m->objs));
 	m->steal0 = xcalloc((size_t)threads, sizeof(*m->steal0));
+	for (int i = 0; i < threads; i++)
+		m->slots[i].gaps = xcalloc(1, sizeof(struct noise_gaps));
+	m->xfer = bench_alloc(sizeof(*m->xfer), BENCH_PAD);
+	m->symmetric = (workload_find(sc, bench_workload_name(cfg))->flags & BENCH_SYMMETRIC) != 0;
 	meas_set_noise(m, NOISE_DEFAULT_MAX_PCT / 100, NOISE_DEFAULT_RETRIES);
+	meas_set_imbalance(m, NOISE_DEFAULT_IMBALANCE_MIN);
+	m->xfer_ns[0] = m->xfer_ns[1] = NAN;
+}
+
+void meas_set_imbalance(struct measurement *m, double min)
+{
+	m->imbalance_min = min;
 }
 
 void meas_set_noise(struct measurement *m, double max_frac, int retries)
@@ -77,7 +103,10 @@ void meas_destroy(struct measurement *m)
 	free(m->agg);
 	pthread_barrier_destroy(&m->bar);
 	pthread_mutex_destroy(&m->lock);
+	for (int i = 0; i < m->threads; i++)
+		free(m->slots[i].gaps);
 	bench_free(m->slots);
+	bench_free(m->xfer);
 	for (int i = 0; i < m->nobjs; i++)
 		free(m->objs[i].layout_text);
 	free(m->objs);
@@ -89,9 +118,12 @@ static void window_reset(struct measurement *m)
 {
 	for (int i = 0; i < m->threads; i++) {
 		struct pmu_value *ev = m->slots[i].ev;
+		struct noise_gaps *gaps = m->slots[i].gaps;
 
 		memset(&m->slots[i], 0, sizeof(m->slots[i]));
+		memset(gaps, 0, sizeof(*gaps));
 		m->slots[i].ev = ev;
+		m->slots[i].gaps = gaps;
 		if (m->pt)
 			prof_thread_reset(&m->pt[i]);
 	}
@@ -105,14 +137,19 @@ static void window_reset(struct measurement *m)
 		free(m->objs[i].layout_text);
 	m->nobjs = 0;
 	m->disturbed = 0;
+	m->kind = NOISE_NONE;
 	m->noise_reason[0] = '\0';
 	m->note[0] = '\0';
+	m->xfer_ns[0] = m->xfer_ns[1] = NAN;
+	m->xfer_note[0] = '\0';
+	m->lost_frac = 0;
 }
 
 void meas_reset(struct measurement *m)
 {
 	window_reset(m);
 	m->retries = m->windows = m->disturbed_windows = 0;
+	memset(m->kind_windows, 0, sizeof(m->kind_windows));
 }
 
 static void fail(struct measurement *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -153,10 +190,11 @@ static uint64_t run_ops(const struct measurement *m, void *tstate, uint64_t batc
 
 /*
  * run_until - operations in growing batches until @end; returns the operations done.
- * Between batches the thread also samples the CPU it runs on (a vDSO call, nanoseconds).
+ * Between batches the thread also samples the CPU it runs on (a vDSO call, nanoseconds)
+ * and, with @gaps (the window, not the warm-up), bins the batch's time.
  */
 static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int planned, double end,
-			  uint64_t *batch)
+			  uint64_t *batch, struct noise_gaps *gaps)
 {
 	void *tstate = slot->tstate;
 	uint64_t ops = 0;
@@ -171,6 +209,8 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 		cpu = sched_getcpu();
 		if (cpu != planned)
 			slot->cpu_stray = cpu;
+		if (gaps)
+			noise_gap_add(gaps, (t2 - t) * 1e9);
 		if (t2 - t < BATCH_TARGET_S && *batch < BATCH_MAX)
 			*batch <<= 1;
 		t = t2;
@@ -263,36 +303,99 @@ static void steal_end(struct measurement *m)
 	free(now);
 }
 
-/* noise_check - thread 0, after a window: is it disturbed? Says why in noise_reason. */
+/* disturb - the window is disturbed by @kind; @fmt says how (noise_reason). */
+static void disturb(struct measurement *m, enum noise_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void disturb(struct measurement *m, enum noise_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	m->disturbed = 1;
+	m->kind = kind;
+	va_start(ap, fmt);
+	vsnprintf(m->noise_reason, sizeof(m->noise_reason), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * gaps_check - thread 0, after a window: each thread's time lost in gaps (batches over
+ * NOISE_GAP_K times its median batch) as a fraction of its window; the largest into
+ * m->lost_frac. Returns the thread that lost it (-1: none).
+ */
+static int gaps_check(struct measurement *m)
+{
+	int who = -1;
+
+	m->lost_frac = 0;
+	for (int i = 0; i < m->threads; i++) {
+		const struct thread_slot *s = &m->slots[i];
+		double med, span = s->t1 - s->t0, f;
+
+		if (span <= 0)
+			continue;
+		f = noise_gap_lost(s->gaps, &med) * 1e-9 / span;
+		if (f > m->lost_frac)
+			m->lost_frac = f, who = i;
+	}
+	return who;
+}
+
+/*
+ * noise_check - thread 0, after a window: is it disturbed? The first of run delay, steal,
+ * gaps, imbalance and remap that applies says why (noise_reason) and is its kind.
+ */
 static void noise_check(struct measurement *m)
 {
-	double worst = 0;
-	int who = -1;
+	double worst = 0, lo = INFINITY, hi = 0, x0 = m->xfer_ns[0], x1 = m->xfer_ns[1];
+	uint64_t omin = 0, omax = 0;
+	int who = -1, gap_who = gaps_check(m);
 
 	for (int i = 0; i < m->threads; i++) {
 		const struct thread_slot *s = &m->slots[i];
 		double span = s->t1 - s->t0, f;
 
+		if (i == 0 || s->ops < omin)
+			omin = s->ops;
+		if (s->ops > omax)
+			omax = s->ops;
 		if (!s->n0.have_delay || !s->n1.have_delay || span <= 0)
 			continue;
 		f = (double)(s->n1.delay_ns - s->n0.delay_ns) * 1e-9 / span;
 		if (f > worst)
 			worst = f, who = i;
 	}
+	if (x0 > 0 && x1 > 0)
+		lo = x0 < x1 ? x0 : x1, hi = x0 < x1 ? x1 : x0;
 	m->disturbed = 0;
-	if (who >= 0 && worst > m->noise_max) {
-		m->disturbed = 1;
-		snprintf(m->noise_reason, sizeof(m->noise_reason),
-			 "disturbed: thread %d waited %.1f%% of the window for its CPU (run "
-			 "delay; limit %.0f%%)",
-			 who, worst * 100, m->noise_max * 100);
-	} else if (!isnan(m->steal_frac) && m->steal_frac > m->noise_max) {
-		m->disturbed = 1;
-		snprintf(m->noise_reason, sizeof(m->noise_reason),
-			 "disturbed: %.0f%% steal on a planned CPU (the hypervisor ran something "
-			 "else; limit %.0f%%)",
-			 m->steal_frac * 100, m->noise_max * 100);
-	}
+	m->kind = NOISE_NONE;
+	if (isinf(m->noise_max)) /* --noise-max off: record, judge nothing */
+		return;
+	if (who >= 0 && worst > m->noise_max)
+		disturb(m, NOISE_RUN_DELAY,
+			"disturbed: thread %d waited %.1f%% of the window for its CPU (run "
+			"delay; limit %.0f%%)",
+			who, worst * 100, m->noise_max * 100);
+	else if (!isnan(m->steal_frac) && m->steal_frac > m->noise_max)
+		disturb(m, NOISE_STEAL,
+			"disturbed: %.0f%% steal on a planned CPU (the hypervisor ran something "
+			"else; limit %.0f%%)",
+			m->steal_frac * 100, m->noise_max * 100);
+	else if (gap_who >= 0 && m->lost_frac > m->noise_max)
+		disturb(m, NOISE_GAPS,
+			"disturbed: thread %d lost %.1f%% of the window in gaps (batches over "
+			"%gx its median; the host preempted its vCPU; limit %.0f%%)",
+			gap_who, m->lost_frac * 100, NOISE_GAP_K, m->noise_max * 100);
+	else if (m->symmetric && m->threads > 1 && omax &&
+		 (double)omin / (double)omax < m->imbalance_min)
+		disturb(m, NOISE_IMBALANCE,
+			"disturbed: ops_min_thread/ops_max_thread %.2f in a symmetric workload (a "
+			"thread was held up; limit %g)",
+			(double)omin / (double)omax, m->imbalance_min);
+	else if (hi > NOISE_REMAP_RATIO * lo)
+		disturb(m, NOISE_REMAP,
+			"disturbed: transfer cost %.0f ns before the window, %.0f ns after (the "
+			"host moved the vCPUs; limit %gx)",
+			x0, x1, NOISE_REMAP_RATIO);
 }
 
 /*
@@ -322,11 +425,92 @@ static void starved_check(struct measurement *m)
 	}
 	if (who < 0 || worst <= NOISE_STARVED_OFF_CPU)
 		return;
-	m->disturbed = 1;
-	snprintf(m->noise_reason, sizeof(m->noise_reason),
-		 "disturbed: no operation completed: thread %d was off its CPU %.0f%% of warm-up "
-		 "and window (starved)",
-		 who, worst * 100);
+	disturb(m, NOISE_STARVED,
+		"disturbed: no operation completed: thread %d was off its CPU %.0f%% of warm-up "
+		"and window (starved)",
+		who, worst * 100);
+}
+
+/*
+ * xfer_skip - whether the window gets no transfer probe (m->xfer_off), and why (into
+ * m->xfer_note): one thread, or thread 0 and thread N-1 on one PU. Thread 0, before the
+ * barrier that precedes the first probe.
+ */
+static void xfer_skip(struct measurement *m)
+{
+	int n = m->threads;
+
+	if (n < 2)
+		snprintf(m->xfer_note, sizeof(m->xfer_note), "one thread: no pair of PUs to probe");
+	else if (m->pus[0] == m->pus[n - 1])
+		snprintf(m->xfer_note, sizeof(m->xfer_note),
+			 "threads 0 and %d share PU %d: no transfer to probe", n - 1, m->pus[0]);
+	m->xfer_off = m->xfer_note[0] != '\0';
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * xfer_probe - the transfer probe (@after: 0 before the window, 1 after), run by every
+ * thread right after a barrier: thread 0 bounces a line off thread N-1 (which returns
+ * every odd value as the next even one) for batches of XFER_ROUNDS round trips, then
+ * records the median batch per one-way transfer; the other threads return at once.
+ */
+static void xfer_probe(struct measurement *m, int tid, int after)
+{
+	_Atomic uint64_t *turn = &m->xfer->turn;
+	int last = m->threads - 1;
+	double ns[XFER_BATCHES], t, end,
+	    budget =
+		m->window_s * XFER_BUDGET > XFER_MIN_S ? m->window_s * XFER_BUDGET : XFER_MIN_S;
+	uint64_t v = 0;
+	int nb = 0;
+
+	if (atomic_load(&m->failed) || m->xfer_off || (tid != 0 && tid != last))
+		return;
+	if (tid == last) {
+		for (;;) {
+			uint64_t x = atomic_load_explicit(turn, memory_order_acquire);
+
+			if (x == XFER_STOP)
+				return;
+			if (x & 1)
+				atomic_store_explicit(turn, x + 1, memory_order_release);
+		}
+	}
+	t = now_s();
+	end = t + budget;
+	do {
+		double t2;
+
+		for (int i = 0; i < XFER_ROUNDS; i++, v += 2) {
+			atomic_store_explicit(turn, v + 1, memory_order_release);
+			while (atomic_load_explicit(turn, memory_order_acquire) != v + 2)
+				;
+		}
+		t2 = now_s();
+		ns[nb++] = (t2 - t) * 1e9 / (2 * XFER_ROUNDS);
+		t = t2;
+	} while (nb < XFER_BATCHES && t < end);
+	atomic_store_explicit(turn, XFER_STOP, memory_order_release);
+	if (nb < XFER_MIN_BATCHES) {
+		size_t k = strlen(m->xfer_note);
+
+		snprintf(m->xfer_note + k, sizeof(m->xfer_note) - k,
+			 "%sprobe %s: %d of %d batches in its %.0f us (thread %d did not run)",
+			 k ? "; " : "", after ? "after" : "before", nb, XFER_MIN_BATCHES,
+			 budget * 1e6, last);
+	} else {
+		qsort(ns, (size_t)nb, sizeof(*ns), cmp_double);
+		m->xfer_ns[after] = nb % 2 ? ns[nb / 2] : (ns[nb / 2 - 1] + ns[nb / 2]) / 2;
+	}
+	if (meas_xfer_hook)
+		m->xfer_ns[after] = meas_xfer_hook(after, m->xfer_ns[after]);
 }
 
 /* window - one window: pin, set up, warm up, measure, tear down. */
@@ -365,8 +549,13 @@ static void window(struct measurement *m, int tid)
 			fail(m, "thread %d: thread setup failed", tid);
 	}
 	noise_thread_read(&slot->nw); /* before waiting: the wake-up counts as off the CPU */
+	if (tid == 0) {
+		atomic_store(&m->xfer->turn, 0);
+		xfer_skip(m);
+	}
 	pthread_barrier_wait(&m->bar);
 
+	xfer_probe(m, tid, 0);
 	if (tid == 0) {
 		steal_read(m, m->steal0);
 		m->warm_end = now_s() + m->warmup_s;
@@ -377,7 +566,7 @@ static void window(struct measurement *m, int tid)
 	if (!atomic_load(&m->failed)) {
 		int planned = m->pus[tid];
 
-		run_until(m, slot, planned, m->warm_end, &batch);
+		run_until(m, slot, planned, m->warm_end, &batch, NULL);
 		slot->cpu_stray = -1;
 		slot->cpu_start = sched_getcpu();
 		noise_thread_read(&slot->n0);
@@ -385,7 +574,7 @@ static void window(struct measurement *m, int tid)
 		if (m->pt)
 			prof_thread_enable(&m->pt[tid]);
 		slot->t0 = now_s();
-		slot->ops = run_until(m, slot, planned, m->deadline, &batch);
+		slot->ops = run_until(m, slot, planned, m->deadline, &batch, slot->gaps);
 		slot->t1 = now_s();
 		if (m->pt)
 			prof_thread_disable(&m->pt[tid]);
@@ -409,7 +598,10 @@ static void window(struct measurement *m, int tid)
 			     tid, planned, slot->cpu_start, slot->cpu_end, stray);
 		}
 	}
+	if (tid == 0)
+		atomic_store(&m->xfer->turn, 0);
 	pthread_barrier_wait(&m->bar);
+	xfer_probe(m, tid, 1);
 	if (tid == 0)
 		steal_end(m);
 
@@ -442,6 +634,7 @@ void meas_thread(struct measurement *m, int tid)
 					starved_check(m);
 				m->windows++;
 				m->disturbed_windows += m->disturbed;
+				m->kind_windows[m->kind] += m->disturbed;
 				if (m->disturbed && m->retries < m->noise_retries) {
 					m->retries++;
 					window_reset(m);
@@ -510,6 +703,12 @@ static void noise_result(const struct measurement *m, struct meas_result *r)
 	r->disturbed_windows = m->disturbed_windows;
 	r->disturbed = m->disturbed;
 	r->noise_reason = m->noise_reason;
+	r->disturbed_by = noise_kind_names[m->kind];
+	r->kind_windows = m->kind_windows;
+	r->lost_pct = m->lost_frac * 100;
+	r->xfer_ns[0] = m->xfer_ns[0];
+	r->xfer_ns[1] = m->xfer_ns[1];
+	r->xfer_note = m->xfer_note;
 }
 
 void meas_result(struct measurement *m, struct meas_result *r)

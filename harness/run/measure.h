@@ -28,6 +28,12 @@ struct thread_slot {
 	struct pmu_value *ev;	    /* this thread's counter readings, pmu_nevents of them */
 	struct noise_thread n0, n1; /* scheduler counters at the window's start and end */
 	struct noise_thread nw;	    /* before the start of the warm-up (starved_check) */
+	struct noise_gaps *gaps;    /* the window's batch times (gap accounting) */
+};
+
+/* The line the transfer probe moves between thread 0's and thread N-1's PUs. */
+struct xfer_line {
+	_Alignas(BENCH_PAD) _Atomic uint64_t turn;
 };
 
 /*
@@ -84,7 +90,20 @@ struct measurement {
 	int noise_retries;
 	unsigned long long *steal0; /* each planned PU's steal ticks before the warm-up */
 	double steal_frac;	    /* the largest PU's steal over warm-up + window, or NaN */
+	/* ops_min_thread / ops_max_thread under this disturbs a window of a workload whose
+	 * threads are symmetric by design (BENCH_SYMMETRIC), 0: never. */
+	double imbalance_min;
+	int symmetric;
+	/* The transfer probe before [0] and after [1] the window: ns per one-way transfer of a
+	 * line between thread 0's and thread N-1's PUs, or NaN (xfer_note says why). */
+	struct xfer_line *xfer;
+	double xfer_ns[2];
+	char xfer_note[96];
+	int xfer_off;	  /* no probe in this window (xfer_note says why) */
+	double lost_frac; /* the largest fraction of the window a thread lost in gaps */
 	int retries, windows, disturbed_windows, again, disturbed;
+	enum noise_kind kind;		/* what disturbed the window (NOISE_NONE: clean) */
+	int kind_windows[NOISE_NKINDS]; /* windows disturbed by each kind, retries included */
 	char noise_reason[160];
 	char note[512];			/* the scenario's window_end() account of the window kept */
 	const struct profile_cfg *prof; /* --profile, or NULL */
@@ -108,6 +127,11 @@ struct meas_result {
 	int disturbed_windows;	  /* of those, how many were over the threshold */
 	int disturbed;		  /* this last one too: not a clean window */
 	const char *noise_reason; /* why it was disturbed */
+	const char *disturbed_by; /* its kind (noise_kind_names), "" when clean */
+	const int *kind_windows;  /* windows of this row disturbed by each enum noise_kind */
+	double lost_pct;	  /* the largest % of the window a thread lost in gaps */
+	double xfer_ns[2];	  /* the transfer probe before and after it, ns, or NaN */
+	const char *xfer_note;	  /* why a probe is NaN, or "" */
 	const char *note;	  /* the scenario's account of the window (window_end), or "" */
 	const struct prof_window *prof; /* --profile: the window's samples, else NULL */
 };
@@ -125,6 +149,17 @@ void meas_init(struct measurement *m, const struct scenario *sc, const struct be
  * most @retries times (meas_init: NOISE_DEFAULT_MAX_PCT / 100, NOISE_DEFAULT_RETRIES).
  */
 void meas_set_noise(struct measurement *m, double max_frac, int retries);
+/*
+ * meas_set_imbalance - with noise judged (meas_set_noise below infinity), a window of a
+ * symmetric workload (BENCH_SYMMETRIC) whose ops_min_thread / ops_max_thread is under
+ * @min is disturbed (0: never; meas_init: NOISE_DEFAULT_IMBALANCE_MIN).
+ */
+void meas_set_imbalance(struct measurement *m, double min);
+/*
+ * meas_xfer_hook - when set (tests), thread 0 passes each probe's result through it:
+ * @after 0 before the window, 1 after; returns the value to record.
+ */
+extern double (*meas_xfer_hook)(int after, double ns);
 /* meas_set_counters - count @pmu's events per thread around the window (before running). */
 void meas_set_counters(struct measurement *m, const struct pmu_set *pmu);
 /* meas_set_profile - sample the threads during the window (--profile; before running). */

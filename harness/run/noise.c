@@ -49,3 +49,35 @@ static int proc_stat_steal(int cpu, unsigned long long *ticks)
 }
 
 int (*noise_steal_reader)(int cpu, unsigned long long *ticks) = proc_stat_steal;
+
+const char *const noise_kind_names[NOISE_NKINDS] = {
+    [NOISE_NONE] = "",
+    [NOISE_RUN_DELAY] = "run_delay",
+    [NOISE_STEAL] = "steal",
+    [NOISE_GAPS] = "host_preemption",
+    [NOISE_IMBALANCE] = "imbalance",
+    [NOISE_REMAP] = "remap",
+    [NOISE_STARVED] = "starved",
+};
+
+double noise_gap_lost(const struct noise_gaps *g, double *median_ns)
+{
+	uint64_t seen = 0;
+	double med = 0, lost = 0;
+
+	*median_ns = 0;
+	if (g->n < NOISE_GAP_MIN_BATCHES)
+		return 0;
+	for (int b = 0; b < NOISE_GAP_BINS; b++) {
+		seen += g->count[b];
+		if (2 * seen >= g->n) { /* the bin that holds the median: its mean */
+			med = g->sum_ns[b] / (double)g->count[b];
+			break;
+		}
+	}
+	for (int b = 0; b < NOISE_GAP_BINS; b++)
+		if (g->count[b] && g->sum_ns[b] / (double)g->count[b] > NOISE_GAP_K * med)
+			lost += g->sum_ns[b] - (double)g->count[b] * med;
+	*median_ns = med;
+	return lost;
+}

@@ -10,12 +10,71 @@
 #ifndef PCBENCH_NOISE_H
 #define PCBENCH_NOISE_H
 
+#include <stdint.h>
+
 #define NOISE_TICK_S 0.01	   /* USER_HZ 100: one /proc/stat tick */
 #define NOISE_STEAL_MIN_TICKS 20   /* steal only over warm-up + window >= 0.2 s */
 #define NOISE_DEFAULT_MAX_PCT 10.0 /* --noise-max */
 #define NOISE_DEFAULT_RETRIES 2	   /* --noise-retries */
 /* A window with no operation is starved when a thread was off its CPU over this fraction. */
 #define NOISE_STARVED_OFF_CPU 0.5
+/*
+ * Gap accounting (docs/measuring.md, "Noise the guest cannot see"): a batch of operations
+ * longer than NOISE_GAP_K times its thread's median batch lost its excess over the median.
+ */
+#define NOISE_GAP_K 10.0
+#define NOISE_GAP_MIN_BATCHES 5 /* fewer batches in a window: no median to judge by */
+/* Batch times in ns, binned by octave, NOISE_GAP_SUB bins per octave (9% wide). */
+#define NOISE_GAP_SUB 8
+#define NOISE_GAP_BINS (64 * NOISE_GAP_SUB)
+/* --imbalance-min: ops_min_thread / ops_max_thread below it (symmetric workloads). */
+#define NOISE_DEFAULT_IMBALANCE_MIN 0.5
+/*
+ * The transfer probe: a window whose probes before and after differ by more than this
+ * factor was remapped by the host (compare splits host mappings at the same factor).
+ */
+#define NOISE_REMAP_RATIO 2.0
+
+/* What disturbed a window (the disturbed_by column); NOISE_NONE: nothing. */
+enum noise_kind {
+	NOISE_NONE,
+	NOISE_RUN_DELAY,
+	NOISE_STEAL,
+	NOISE_GAPS,
+	NOISE_IMBALANCE,
+	NOISE_REMAP,
+	NOISE_STARVED,
+	NOISE_NKINDS
+};
+/* The disturbed_by names, indexed by enum noise_kind ("" for NOISE_NONE). */
+extern const char *const noise_kind_names[NOISE_NKINDS];
+
+/* One thread's batch times over a window, binned (noise_gap_add, noise_gap_lost). */
+struct noise_gaps {
+	uint64_t count[NOISE_GAP_BINS];
+	double sum_ns[NOISE_GAP_BINS];
+	uint64_t n;
+};
+
+/* noise_gap_add - one batch of @ns nanoseconds. */
+static inline void noise_gap_add(struct noise_gaps *g, double ns)
+{
+	uint64_t v = ns > 0 ? (uint64_t)ns : 0;
+	int oct = 63 - __builtin_clzll(v | 1), bin;
+
+	bin =
+	    oct < 3 ? (int)v : oct * NOISE_GAP_SUB + (int)((v >> (oct - 3)) & (NOISE_GAP_SUB - 1));
+	g->count[bin]++;
+	g->sum_ns[bin] += ns;
+	g->n++;
+}
+
+/*
+ * noise_gap_lost - the time lost in gaps, in ns: over the batches whose bin's mean is over
+ * NOISE_GAP_K times the median batch, their excess over the median. 0 with fewer than
+ * NOISE_GAP_MIN_BATCHES batches. @median_ns gets the median batch (or 0).
+ */
+double noise_gap_lost(const struct noise_gaps *g, double *median_ns);
 
 /* One thread's counters at one instant; have_* is 0 where the kernel does not say. */
 struct noise_thread {

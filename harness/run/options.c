@@ -45,6 +45,7 @@ enum {
 	O_PRECISION,
 	O_BUDGET,
 	O_MAX_BLOCKS,
+	O_IMBALANCE_MIN,
 };
 
 static const struct opt measure_opts[] = {
@@ -95,9 +96,15 @@ static const struct opt measure_opts[] = {
      "a tenth of it"},
     {"noise-max", O_NOISE_MAX, "PCT",
      "a window whose thread waited for its CPU (run delay) or\n"
-     "whose planned CPU had steal for more than PCT% of it is\n"
-     "disturbed and measured again (default 10, or\n"
+     "lost time in gaps (batches over 10x its median), or\n"
+     "whose planned CPU had steal, for more than PCT% of it, or\n"
+     "whose transfer probes before and after differ over 2x,\n"
+     "is disturbed and measured again (default 10, or\n"
      "PCBENCH_NOISE_MAX; off: record the noise, judge nothing)"},
+    {"imbalance-min", O_IMBALANCE_MIN, "R",
+     "...also a window of a symmetric workload (--list) whose\n"
+     "ops_min_thread/ops_max_thread is under R (default 0.5,\n"
+     "in [0, 1]; 0: never)"},
     {"noise-retries", O_NOISE_RETRIES, "N",
      "...at most N times (default 2, in [0, 100]); a row still\n"
      "disturbed gets status disturbed, kept out of statistics;\n"
@@ -241,8 +248,9 @@ void list_scenarios(void)
 		for (int j = 0; sc->workloads[j].name; j++) {
 			const char *em = sc->emulates ? sc->emulates(sc->workloads[j].name) : NULL;
 
-			printf("    %-10s %s {%s}\n", sc->workloads[j].name, sc->workloads[j].desc,
-			       sc->workloads[j].set);
+			printf("    %-10s %s {%s}%s\n", sc->workloads[j].name,
+			       sc->workloads[j].desc, sc->workloads[j].set,
+			       sc->workloads[j].flags & BENCH_SYMMETRIC ? " (symmetric)" : "");
 			if (sc->emulates)
 				printf("    %-10s   emulated by: %s\n", "", em ? em : "none");
 		}
@@ -380,6 +388,7 @@ void parse_options(int argc, char **argv, struct options *o)
 			       ? parse_noise_max("PCBENCH_NOISE_MAX", getenv("PCBENCH_NOISE_MAX"))
 			       : NOISE_DEFAULT_MAX_PCT;
 	o->noise_retries = NOISE_DEFAULT_RETRIES;
+	o->imbalance_min = NOISE_DEFAULT_IMBALANCE_MIN;
 	o->sel.topology = "host";
 	o->events = "auto";
 	o->home = "first";
@@ -395,6 +404,11 @@ void parse_options(int argc, char **argv, struct options *o)
 			if (num_int(optarg, 10, 0, 100, &o->noise_retries))
 				usage_error("--noise-retries", optarg,
 					    "expected an integer in [0, 100]");
+			break;
+		case O_IMBALANCE_MIN:
+			if (num_double(optarg, 0, 1, &o->imbalance_min))
+				usage_error("--imbalance-min", optarg,
+					    "expected a ratio in [0, 1] (0: never)");
 			break;
 		case O_TIME:
 			o->time_s = parse_seconds(optarg);

@@ -274,6 +274,7 @@ char *options_json(struct measure_run *run, const struct options *o)
 	json_object_set_new(j, "noise_max_pct",
 			    isinf(o->noise_max_pct) ? json_null() : json_real(o->noise_max_pct));
 	json_object_set_new(j, "noise_retries", json_integer(o->noise_retries));
+	json_object_set_new(j, "imbalance_min", json_real(o->imbalance_min));
 	for (int i = 0; i < o->sel.nparams; i++)
 		json_array_append_new(params, json_string(o->sel.params[i]));
 	json_object_set_new(j, "param", params);
@@ -527,6 +528,19 @@ static const char *fixed_cell(struct measure_run *run, enum results_col c, struc
 		if (run->block)
 			snprintf(buf, len, "%d", run->block);
 		return buf;
+	case COL_LOST_PCT:
+		if (r)
+			fmt_double(buf, len, r->lost_pct);
+		return buf;
+	case COL_XFER_BEFORE_NS:
+	case COL_XFER_AFTER_NS:
+		if (r && r->xfer_ns[c == COL_XFER_AFTER_NS] > 0)
+			fmt_double(buf, len, r->xfer_ns[c == COL_XFER_AFTER_NS]);
+		return buf;
+	case COL_XFER_NOTE:
+		return r ? r->xfer_note : "";
+	case COL_DISTURBED_BY:
+		return r && r->disturbed ? r->disturbed_by : "";
 	case RESULTS_NFIXED:
 		break;
 	}
@@ -800,6 +814,8 @@ void write_row(struct measure_run *run, const struct family *f, int rep, enum st
 		run->windows += r->windows;
 		run->disturbed_windows += r->disturbed_windows;
 		run->retries += r->retries;
+		for (int k = 0; k < NOISE_NKINDS; k++)
+			run->kind_windows[k] += r->kind_windows[k];
 	}
 }
 
@@ -882,14 +898,23 @@ void progress_end(struct measure_run *run)
 		    blocks, run->opt.time_s, run->windows, run->planned_windows, run->opt.budget_s,
 		    run->min_windows);
 	}
-	if (run->windows && !isinf(run->opt.noise_max_pct))
+	if (run->windows && !isinf(run->opt.noise_max_pct)) {
+		fprintf(stderr, "pcbench: noise: %d of %d windows disturbed",
+			run->disturbed_windows, run->windows);
+		for (int k = 1, n = 0; k < NOISE_NKINDS;
+		     k++) /* by kind: "(2 run delay, 1 remap)" */
+			if (run->kind_windows[k]) {
+				fprintf(stderr, "%s%d ", n++ ? ", " : " (", run->kind_windows[k]);
+				for (const char *p = noise_kind_names[k]; *p; p++)
+					fputc(*p == '_' ? ' ' : *p, stderr);
+			}
 		fprintf(stderr,
-			"pcbench: noise: %d of %d windows disturbed (run delay or steal over "
-			"%g%%): %d measured again, %d rows left disturbed (status disturbed, not "
-			"in the statistics)\n",
-			run->disturbed_windows, run->windows, run->opt.noise_max_pct, run->retries,
-			run->disturbed);
-	else if (run->disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
+			"%s (limits: run delay, steal or gaps over %g%%, imbalance under %g, "
+			"transfer cost changed over %gx): %d measured again, %d rows left "
+			"disturbed (status disturbed, not in the statistics)\n",
+			run->disturbed_windows ? ")" : "", run->opt.noise_max_pct,
+			run->opt.imbalance_min, NOISE_REMAP_RATIO, run->retries, run->disturbed);
+	} else if (run->disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows starved (no operation completed, a "
 			"thread off its CPU most of the time): %d measured again, %d rows left "

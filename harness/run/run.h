@@ -33,7 +33,7 @@ struct options {
 	const char *out, *csv, *filter, *label, *run_dir_file;
 	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
 	const char *cgroup; /* --cgroup DIR (cgroup.h), or NULL: no cgroup is written */
-	double time_s, noise_max_pct;
+	double time_s, noise_max_pct, imbalance_min;
 	int noise_retries;
 	/* The design (blocks.h): blocks (default) or independent repetitions; the precision
 	 * target (% ci half-width), the budget (s) and the maximum block count. */
@@ -84,7 +84,8 @@ struct measure_run {
 	 * the budget plans at most, the tables and how many reached the target. */
 	int block, planned_windows, min_windows, ntables;
 	struct bl_table *tables;
-	double budget_end; /* now_s() at which the budget is spent */
+	double budget_end;		/* now_s() at which the budget is spent */
+	int kind_windows[NOISE_NKINDS]; /* disturbed windows by kind (noise.h) */
 	double t_first;
 	/* The family and repetition being set up or measured, or NULL: a fatal error after
 	 * creation (out of memory) is written as its status=error row (cmd.c). */

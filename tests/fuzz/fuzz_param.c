@@ -19,7 +19,7 @@ static const struct bench_param params[] = {
     {0},
 };
 static const struct bench_preset presets[] = {{"base", "", "batch=8"}, {0}};
-static const struct bench_workload workloads[] = {{"w", "", "mode=b"}, {0}};
+static const struct bench_workload workloads[] = {{"w", "", "mode=b", 0}, {0}};
 static const struct scenario fuzz_sc = {
     .name = "fuzz", .desc = "", .params = params, .presets = presets, .workloads = workloads};
 
