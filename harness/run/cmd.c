@@ -479,46 +479,16 @@ static void run_blocks(struct measure_run *run)
 	free(order);
 }
 
-int measure_main(int argc, char **argv)
+/*
+ * begin_outputs - from here on a signal leaves a consistent run directory: the outputs,
+ * context.json, topology.xml and topology_fp, results/latest. Returns 1 when results/latest
+ * could not be linked (measured anyway; exit 1 at the end).
+ */
+static int begin_outputs(struct measure_run *run)
 {
-	/* static: what it holds stays reachable until exit (leak checks); only passed on */
-	static struct measure_run state;
-	struct measure_run *run = &state;
-	struct gb_family *gbf;
-	struct job *jobs;
-	struct topo *topo;
 	char err[PATH_MAX + 128], path[2 * PATH_MAX + 256]; /* gcc -Wformat-truncation */
-	int ngb = 0, no_verdict = 0, latest_failed, st = prepare(run, argc, argv, 0);
+	int latest_failed;
 
-	if (st >= 0)
-		return st;
-	topo = run->topo;
-	if (run->opt.cgroup) {
-		/* refused: exit 2 with nothing created; else the rest runs in a forked child */
-		if (cg_check(&run->cg, run->opt.cgroup, err, sizeof(err)))
-			usage_error("--cgroup", run->opt.cgroup, "%s", err);
-		init_context(run);
-		check_outputs(run, &run->opt);
-		cg_enter(&run->cg);
-	}
-	init_context(run);
-	for (int i = 0; i < run->nfams && !run->kctx.present; i++)
-		if (run->fams[i].sc->flags & BENCH_KERNEL) {
-			kernel_context_read(&run->kctx);
-			run->ctx.real_kernel = run->kctx.json;
-			if (run->opt.cgroup) /* its leaf: memcg.path is where this child is */
-				json_object_set_new(json_object_get(run->kctx.json, "memcg"),
-						    "pcbench_writes",
-						    json_string("the hierarchy of --cgroup "
-								"(options.cgroup: every write)"));
-		}
-	if (run->opt.profile) {
-		profile_cfg_init(&run->prof, run->opt.time_s);
-		fprintf(stderr, "pcbench: --profile: %s%s%s\n", run->prof.plan.note,
-			run->prof.ks ? "" : "; kernel addresses unnamed: ", run->prof.ks_why);
-	}
-	run->ctx.options_json = options_json(run, &run->opt);
-	check_machine(run, run->topo);
 	/* From here on a signal (or stdout/stderr closed: SIGPIPE) leaves a consistent run
 	 * directory: rows whole, context.json interrupted, exit 3; a second one ends it at once. */
 	stop_install(STOP_FLAG, 1);
@@ -528,7 +498,7 @@ int measure_main(int argc, char **argv)
 	run->objects = objects_log_new("topology.xml", run->opt.sel.params, run->opt.sel.nparams,
 				       run->opt.layout);
 	snprintf(path, sizeof(path), "%s/topology.xml", run->run_dir);
-	if (topo_export_xml(topo, path, err, sizeof(err)))
+	if (topo_export_xml(run->topo, path, err, sizeof(err)))
 		run->write_failed = 1; /* said why; the run stops before measuring */
 	snprintf(path, sizeof(path), "%s/topology_fp", run->run_dir);
 	snprintf(err, sizeof(err), "%s\n", run->topology_fp);
@@ -541,6 +511,19 @@ int measure_main(int argc, char **argv)
 	run->total =
 	    run->opt.independent ? run->nfams * run->opt.repetitions : run->planned_windows;
 	run->t_first = now_s();
+
+	return latest_failed;
+}
+
+/*
+ * setup_families - each family's measurement (or its skipped rows), and its job for Google
+ * Benchmark: the families registered with it under --design independent (returns how many).
+ */
+static int setup_families(struct measure_run *run)
+{
+	struct gb_family *gbf;
+	struct job *jobs;
+	int ngb = 0;
 
 	gbf = run->gbf = xcalloc((size_t)run->nfams, sizeof(*gbf));
 	jobs = run->jobs = xcalloc((size_t)run->nfams, sizeof(*jobs));
@@ -563,9 +546,9 @@ int measure_main(int argc, char **argv)
 		}
 		set_current(run, f, 1); /* its model and state: a failure is its first row */
 		if (run->opt.with_model)
-			model_family(f, topo);
+			model_family(f, run->topo);
 		f->m = xcalloc(1, sizeof(*f->m));
-		meas_init(f->m, f->sc, f->cfg, topo, f->threads, f->pus, run->opt.time_s,
+		meas_init(f->m, f->sc, f->cfg, run->topo, f->threads, f->pus, run->opt.time_s,
 			  run->opt.time_s / 10, &f->home);
 		meas_set_counters(f->m, run->pmu);
 		if (run->opt.profile && run->prof.ok)
@@ -582,23 +565,14 @@ int measure_main(int argc, char **argv)
 		for (int k = 0; k < run->tables[t].n; k++)
 			jobs[run->tables[t].fam[k]].tb = &run->tables[t],
 			jobs[run->tables[t].fam[k]].k = k;
-	if (!run->write_failed && !stop_requested) {
-		if (run->opt.independent)
-			gbshim_run(gbf, ngb, run->opt.repetitions, family_thread);
-		else
-			run_blocks(run);
-	}
-	if (stop_requested) {
-		run->ctx.interrupted = 1;
-		utc_now(run->ctx.end, sizeof(run->ctx.end));
-		write_context(run);
-		write_objects(run);
-		close_outputs(run);
-		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
-			run->done, run->total, run->run_dir);
-		write_run_dir_file(run);
-		return 3;
-	}
+	return ngb;
+}
+
+/* end_run - the end of a measured run: context.json, the report, the exit status. */
+static int end_run(struct measure_run *run, int latest_failed)
+{
+	int no_verdict = 0;
+
 	/* Measured: a reader going away now loses only messages (stdout is checked at exit). */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -627,4 +601,62 @@ int measure_main(int argc, char **argv)
 	if (no_verdict > 0)
 		return 5;
 	return run->ok || run->disturbed ? 0 : 4;
+}
+
+int measure_main(int argc, char **argv)
+{
+	/* static: what it holds stays reachable until exit (leak checks); only passed on */
+	static struct measure_run state;
+	struct measure_run *run = &state;
+	char err[PATH_MAX + 128];
+	int ngb, latest_failed, st = prepare(run, argc, argv, 0);
+
+	if (st >= 0)
+		return st;
+	if (run->opt.cgroup) {
+		/* refused: exit 2 with nothing created; else the rest runs in a forked child */
+		if (cg_check(&run->cg, run->opt.cgroup, err, sizeof(err)))
+			usage_error("--cgroup", run->opt.cgroup, "%s", err);
+		init_context(run);
+		check_outputs(run, &run->opt);
+		cg_enter(&run->cg);
+	}
+	init_context(run);
+	for (int i = 0; i < run->nfams && !run->kctx.present; i++)
+		if (run->fams[i].sc->flags & BENCH_KERNEL) {
+			kernel_context_read(&run->kctx);
+			run->ctx.real_kernel = run->kctx.json;
+			if (run->opt.cgroup) /* its leaf: memcg.path is where this child is */
+				json_object_set_new(json_object_get(run->kctx.json, "memcg"),
+						    "pcbench_writes",
+						    json_string("the hierarchy of --cgroup "
+								"(options.cgroup: every write)"));
+		}
+	if (run->opt.profile) {
+		profile_cfg_init(&run->prof, run->opt.time_s);
+		fprintf(stderr, "pcbench: --profile: %s%s%s\n", run->prof.plan.note,
+			run->prof.ks ? "" : "; kernel addresses unnamed: ", run->prof.ks_why);
+	}
+	run->ctx.options_json = options_json(run, &run->opt);
+	check_machine(run, run->topo);
+	latest_failed = begin_outputs(run);
+	ngb = setup_families(run);
+	if (!run->write_failed && !stop_requested) {
+		if (run->opt.independent)
+			gbshim_run(run->gbf, ngb, run->opt.repetitions, family_thread);
+		else
+			run_blocks(run);
+	}
+	if (stop_requested) {
+		run->ctx.interrupted = 1;
+		utc_now(run->ctx.end, sizeof(run->ctx.end));
+		write_context(run);
+		write_objects(run);
+		close_outputs(run);
+		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
+			run->done, run->total, run->run_dir);
+		write_run_dir_file(run);
+		return 3;
+	}
+	return end_run(run, latest_failed);
 }
