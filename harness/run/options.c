@@ -372,11 +372,9 @@ static void add_param(struct options *o, const char *name, const char *value)
 	o->sel.params[o->sel.nparams++] = xasprintf("%s=%s", name, value);
 }
 
-void parse_options(int argc, char **argv, struct options *o)
+/* option_defaults - measure's options before the command line. */
+static void option_defaults(struct options *o)
 {
-	struct opt_parser op;
-	int c;
-
 	o->sel.threads = "1,max";
 	o->sel.placement = "scatter";
 	o->time_s = 0.2;
@@ -392,49 +390,81 @@ void parse_options(int argc, char **argv, struct options *o)
 	o->sel.topology = "host";
 	o->events = "auto";
 	o->home = "first";
+}
+
+/*
+ * measuring_option - the options of the windows, the noise judging and the blocks (@c, with
+ * @arg): 1 when @c is one of them, 0 otherwise.
+ */
+static int measuring_option(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case O_NOISE_MAX:
+		o->noise_max_pct = parse_noise_max("--noise-max", arg);
+		break;
+	case O_NOISE_RETRIES:
+		if (num_int(arg, 10, 0, 100, &o->noise_retries))
+			usage_error("--noise-retries", arg, "expected an integer in [0, 100]");
+		break;
+	case O_IMBALANCE_MIN:
+		if (num_double(arg, 0, 1, &o->imbalance_min))
+			usage_error("--imbalance-min", arg,
+				    "expected a ratio in [0, 1] (0: never)");
+		break;
+	case O_TIME:
+		o->time_s = parse_seconds(arg);
+		o->time_set = 1;
+		break;
+	case 'r':
+		o->repetitions = parse_reps(arg);
+		o->reps_set = 1;
+		break;
+	case O_DESIGN:
+		o->independent = parse_design(arg);
+		break;
+	case O_PRECISION:
+		if (num_double(arg, 1e-9, 1000, &o->precision))
+			usage_error("--precision", arg, "expected a percentage in (0, 1000]");
+		break;
+	case O_BUDGET:
+		if (num_double(arg, 1, 86400, &o->budget_s))
+			usage_error("--budget", arg, "expected seconds in [1, 86400]");
+		break;
+	case O_MAX_BLOCKS:
+		if (num_int(arg, 10, 2, 10000, &o->max_blocks))
+			usage_error("--max-blocks", arg, "expected an integer in [2, 10000]");
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* run_dir_file_option - checked now, written at the end: its directory must take a file. */
+static void run_dir_file_option(struct options *o, char *arg)
+{
+	char *dir = xstrdup(arg), *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = '\0';
+	if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK))
+		usage_error("--run-dir-file", arg, "its directory is not writable: %s",
+			    strerror(errno));
+	free(dir);
+	o->run_dir_file = arg;
+}
+
+void parse_options(int argc, char **argv, struct options *o)
+{
+	struct opt_parser op;
+	int c;
+
+	option_defaults(o);
 	opt_init(&op, &measure_help);
 	while ((c = opt_next(&op, argc, argv)) != -1) {
-		if (selection_option(&o->sel, c, optarg))
+		if (selection_option(&o->sel, c, optarg) || measuring_option(o, c, optarg))
 			continue;
 		switch (c) {
-		case O_NOISE_MAX:
-			o->noise_max_pct = parse_noise_max("--noise-max", optarg);
-			break;
-		case O_NOISE_RETRIES:
-			if (num_int(optarg, 10, 0, 100, &o->noise_retries))
-				usage_error("--noise-retries", optarg,
-					    "expected an integer in [0, 100]");
-			break;
-		case O_IMBALANCE_MIN:
-			if (num_double(optarg, 0, 1, &o->imbalance_min))
-				usage_error("--imbalance-min", optarg,
-					    "expected a ratio in [0, 1] (0: never)");
-			break;
-		case O_TIME:
-			o->time_s = parse_seconds(optarg);
-			o->time_set = 1;
-			break;
-		case 'r':
-			o->repetitions = parse_reps(optarg);
-			o->reps_set = 1;
-			break;
-		case O_DESIGN:
-			o->independent = parse_design(optarg);
-			break;
-		case O_PRECISION:
-			if (num_double(optarg, 1e-9, 1000, &o->precision))
-				usage_error("--precision", optarg,
-					    "expected a percentage in (0, 1000]");
-			break;
-		case O_BUDGET:
-			if (num_double(optarg, 1, 86400, &o->budget_s))
-				usage_error("--budget", optarg, "expected seconds in [1, 86400]");
-			break;
-		case O_MAX_BLOCKS:
-			if (num_int(optarg, 10, 2, 10000, &o->max_blocks))
-				usage_error("--max-blocks", optarg,
-					    "expected an integer in [2, 10000]");
-			break;
 		case 'o':
 			o->out = optarg;
 			break;
@@ -497,19 +527,9 @@ void parse_options(int argc, char **argv, struct options *o)
 		case O_LABEL:
 			o->label = optarg;
 			break;
-		case O_RUN_DIR_FILE: {
-			/* checked now, written at the end: its directory must take a new file */
-			char *dir = xstrdup(optarg), *slash = strrchr(dir, '/');
-
-			if (slash)
-				*slash = '\0';
-			if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK))
-				usage_error("--run-dir-file", optarg,
-					    "its directory is not writable: %s", strerror(errno));
-			free(dir);
-			o->run_dir_file = optarg;
+		case O_RUN_DIR_FILE:
+			run_dir_file_option(o, optarg);
 			break;
-		}
 		}
 	}
 	if (optind < argc)
