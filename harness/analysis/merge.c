@@ -238,6 +238,93 @@ static struct {
 	struct ctx_copy *cc;
 } M;
 
+/*
+ * check_out - -o DIR takes results.csv, results.jsonl and the contexts/ files (exit 2 with
+ * nothing created otherwise); their paths into @csv_path and @jl_path.
+ */
+static void check_out(const char *dir, int n, int copied, char **csv_path, char **jl_path)
+{
+	char err[PATH_MAX + 256];
+	struct stat st;
+
+	if (outpath_check_dir(dir, (const char *const[]){"results.csv", "results.jsonl", NULL}, err,
+			      sizeof(err)))
+		usage_error("--out", dir, "%s", err);
+	*csv_path = xasprintf("%s/results.csv", dir);
+	*jl_path = xasprintf("%s/results.jsonl", dir);
+	if (!stat(*csv_path, &st) && st.st_size > 0)
+		usage_error("--out", dir, "%s exists (choose a new directory)", *csv_path);
+	if (!stat(*jl_path, &st) && st.st_size > 0)
+		usage_error("--out", dir, "%s exists (choose a new directory)", *jl_path);
+	if (copied) {
+		char *cdir = xasprintf("%s/contexts", dir);
+		const char **names = xcalloc((size_t)n + 1, sizeof(*names));
+		int k = 0;
+
+		for (int r = 0; r < n; r++)
+			if (M.cc[r].name)
+				names[k++] = M.cc[r].name;
+		if (outpath_check_dir(cdir, names, err, sizeof(err)))
+			usage_error("--out", dir, "%s", err);
+		free(names);
+		free(cdir);
+	}
+}
+
+/* write_rows - every run's rows into @w and @jl, in the union's columns; 1 on a failed write. */
+static int write_rows(struct csv_writer *w, FILE *jl, int n, int ncols, const char *csv_path,
+		      const char *jl_path, int *nrows)
+{
+	int bad = 0;
+
+	M.vals = xcalloc((size_t)ncols, sizeof(*M.vals));
+	M.map = xcalloc((size_t)ncols, sizeof(*M.map));
+	for (int r = 0; r < n && !bad; r++) {
+		const struct csv_table *t = M.runs[r].t;
+
+		for (int c = 0; c < ncols; c++)
+			M.map[c] = csv_col(t, M.cols[c]);
+		for (int i = 0; i < t->nrows && !bad; i++, (*nrows)++) {
+			for (int c = 0; c < ncols; c++)
+				M.vals[c] = M.map[c] >= 0 ? t->rows[i][M.map[c]] : NULL;
+			if (results_jsonl_row(jl, M.cols, M.vals, ncols)) {
+				fprintf(stderr, "pcbench: merge: %s: %s\n", jl_path,
+					strerror(errno));
+				bad = 1;
+			}
+			if (!bad && csv_write_row(w, M.vals)) {
+				fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path,
+					strerror(errno));
+				bad = 1;
+			}
+		}
+	}
+	return bad;
+}
+
+/* remove_partial - what a failed merge wrote, and DIR when it made it (@made). */
+static void remove_partial(const char *dir, int n, const char *csv_tmp, const char *jl_path,
+			   int made)
+{
+	unlink(csv_tmp);
+	unlink(jl_path);
+	for (int r = 0; r < n; r++)
+		if (M.cc[r].name) {
+			char *p = xasprintf("%s/contexts/%s", dir, M.cc[r].name);
+
+			unlink(p);
+			free(p);
+		}
+	if (made) {
+		char *cdir = xasprintf("%s/contexts", dir);
+
+		rmdir(cdir);
+		rmdir(dir);
+		free(cdir);
+	}
+	fprintf(stderr, "pcbench: merge: a write failed: nothing merged into %s\n", dir);
+}
+
 int merge_main(int argc, char **argv)
 {
 	struct opt_parser op;
@@ -270,28 +357,7 @@ int merge_main(int argc, char **argv)
 	M.cc = xcalloc((size_t)n, sizeof(*M.cc));
 	copied = read_contexts(M.runs, n, M.cc);
 	check_cells(M.runs, n);
-	if (outpath_check_dir(dir, (const char *const[]){"results.csv", "results.jsonl", NULL}, err,
-			      sizeof(err)))
-		usage_error("--out", dir, "%s", err);
-	csv_path = xasprintf("%s/results.csv", dir);
-	jl_path = xasprintf("%s/results.jsonl", dir);
-	if (!stat(csv_path, &st) && st.st_size > 0)
-		usage_error("--out", dir, "%s exists (choose a new directory)", csv_path);
-	if (!stat(jl_path, &st) && st.st_size > 0)
-		usage_error("--out", dir, "%s exists (choose a new directory)", jl_path);
-	if (copied) {
-		char *cdir = xasprintf("%s/contexts", dir);
-		const char **names = xcalloc((size_t)n + 1, sizeof(*names));
-		int k = 0;
-
-		for (int r = 0; r < n; r++)
-			if (M.cc[r].name)
-				names[k++] = M.cc[r].name;
-		if (outpath_check_dir(cdir, names, err, sizeof(err)))
-			usage_error("--out", dir, "%s", err);
-		free(names);
-		free(cdir);
-	}
+	check_out(dir, n, copied, &csv_path, &jl_path);
 	/*
 	 * Written whole or not at all: results.csv and results.jsonl go to temp files, renamed
 	 * into place only when every row is written (results.csv last); a signal or a failed
@@ -324,28 +390,7 @@ int merge_main(int argc, char **argv)
 		return 1;
 	}
 
-	M.vals = xcalloc((size_t)ncols, sizeof(*M.vals));
-	M.map = xcalloc((size_t)ncols, sizeof(*M.map));
-	for (int r = 0; r < n && !bad; r++) {
-		const struct csv_table *t = M.runs[r].t;
-
-		for (int c = 0; c < ncols; c++)
-			M.map[c] = csv_col(t, M.cols[c]);
-		for (int i = 0; i < t->nrows && !bad; i++, nrows++) {
-			for (int c = 0; c < ncols; c++)
-				M.vals[c] = M.map[c] >= 0 ? t->rows[i][M.map[c]] : NULL;
-			if (results_jsonl_row(jl.f, M.cols, M.vals, ncols)) {
-				fprintf(stderr, "pcbench: merge: %s: %s\n", jl_path,
-					strerror(errno));
-				bad = 1;
-			}
-			if (!bad && csv_write_row(w, M.vals)) {
-				fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path,
-					strerror(errno));
-				bad = 1;
-			}
-		}
-	}
+	bad = write_rows(w, jl.f, n, ncols, csv_path, jl_path, &nrows);
 	if (csv_close(w)) {
 		fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path, strerror(errno));
 		bad = 1;
@@ -363,23 +408,7 @@ int merge_main(int argc, char **argv)
 	if (made)
 		outfile_track((char *)dir, 0);
 	if (bad) {
-		unlink(csv_tmp);
-		unlink(jl_path);
-		for (int r = 0; r < n; r++)
-			if (M.cc[r].name) {
-				char *p = xasprintf("%s/contexts/%s", dir, M.cc[r].name);
-
-				unlink(p);
-				free(p);
-			}
-		if (made) {
-			char *cdir = xasprintf("%s/contexts", dir);
-
-			rmdir(cdir);
-			rmdir(dir);
-			free(cdir);
-		}
-		fprintf(stderr, "pcbench: merge: a write failed: nothing merged into %s\n", dir);
+		remove_partial(dir, n, csv_tmp, jl_path, made);
 		free(csv_tmp);
 		free(csv_path);
 		free(jl_path);
