@@ -263,7 +263,7 @@ static int place_smt(const struct topo *t, int n, int *out, char *err, size_t er
 		hwloc_bitmap_free(mine);
 	}
 	if (!avail)
-		snprintf(err, errlen, "no SMT: no core has two PUs");
+		set_err(err, errlen, "no SMT: no core has two PUs");
 	return avail;
 }
 
@@ -295,10 +295,10 @@ static int place_same_l3(const struct topo *t, int n, int *out, char *err, size_
 			break;
 		}
 	if (!best)
-		snprintf(err, errlen, "no L3 cache level in this topology");
+		set_err(err, errlen, "no L3 cache level in this topology");
 	else if (!avail)
-		snprintf(err, errlen, "%d threads do not fit in one L3 domain (at most %d PUs)", n,
-			 weight_in(t, best));
+		set_err(err, errlen, "%d threads do not fit in one L3 domain (at most %d PUs)", n,
+			weight_in(t, best));
 	return avail;
 }
 
@@ -316,7 +316,7 @@ static int place_cross_l3(const struct topo *t, int n, int *out, char *err, size
 		hwloc_bitmap_free(mine);
 	}
 	if (!avail)
-		snprintf(err, errlen, "no package has two L3 domains");
+		set_err(err, errlen, "no package has two L3 domains");
 	return avail;
 }
 
@@ -325,7 +325,7 @@ static int place_cross_socket(const struct topo *t, int n, int *out, char *err, 
 	(void)n;
 	if (count_in(t, t->allowed, HWLOC_OBJ_PACKAGE) >= 2)
 		return spread(t, t->allowed, HWLOC_OBJ_PACKAGE, out);
-	snprintf(err, errlen, "one package: no other socket");
+	set_err(err, errlen, "one package: no other socket");
 	return 0;
 }
 
@@ -381,8 +381,8 @@ static int keep_allowed(const struct topo *t, int *pus, int n, char *err, size_t
 		if (hwloc_bitmap_isset(t->allowed, (unsigned)pus[i]))
 			pus[k++] = pus[i];
 	if (!k && n)
-		snprintf(err, errlen, "its %d PU%s outside the CPU affinity pcbench inherited", n,
-			 n > 1 ? "s are all" : " is");
+		set_err(err, errlen, "its %d PU%s outside the CPU affinity pcbench inherited", n,
+			n > 1 ? "s are all" : " is");
 	return k;
 }
 
@@ -412,7 +412,7 @@ static int location(const struct topo *t, const char *loc, int *out, int max, ch
 	argv[argc++] = (char *)loc;
 	argv[argc] = NULL;
 	if (pipe(fds)) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		set_err(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -424,7 +424,7 @@ static int location(const struct topo *t, const char *loc, int *out, int max, ch
 	close(fds[1]);
 	if (status) {
 		close(fds[0]);
-		snprintf(err, errlen, "hwloc-calc (Debian package hwloc): %s", strerror(status));
+		set_err(err, errlen, "hwloc-calc (Debian package hwloc): %s", strerror(status));
 		return -1;
 	}
 	while (used < sizeof(buf) - 1 && (r = read(fds[0], buf + used, sizeof(buf) - 1 - used)) > 0)
@@ -442,12 +442,12 @@ static int location(const struct topo *t, const char *loc, int *out, int max, ch
 			}
 		} else if (strstr(line, "invalid") || strstr(line, "could not") ||
 			   strstr(line, "ignored") || strstr(line, "failed")) {
-			snprintf(err, errlen, "hwloc: %s", line);
+			set_err(err, errlen, "hwloc: %s", line);
 			return -1;
 		}
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) || !n) {
-		snprintf(err, errlen, "hwloc-calc resolves it to no PU");
+		set_err(err, errlen, "hwloc-calc resolves it to no PU");
 		return -1;
 	}
 	return keep_allowed(t, out, n, err, errlen);
@@ -469,8 +469,8 @@ int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *
 
 			snprintf(why, sizeof(why), "%s", err);
 			policy_names(names, sizeof(names));
-			snprintf(err, errlen, "neither a policy (%s) nor an hwloc location: %s",
-				 names, why);
+			set_err(err, errlen, "neither a policy (%s) nor an hwloc location: %s",
+				names, why);
 			ret = TOPO_UNKNOWN;
 			goto out;
 		}
@@ -479,8 +479,8 @@ int topo_place(const struct topo *t, const char *policy, int n, int *pus, char *
 		int off = topo_npus_all(t) - topo_npus(t);
 
 		if (!err[0] || avail)
-			snprintf(err, errlen, "%d threads need %d PUs (%s %s offers %d)", n, n,
-				 p ? "policy" : "location", policy, avail);
+			set_err(err, errlen, "%d threads need %d PUs (%s %s offers %d)", n, n,
+				p ? "policy" : "location", policy, avail);
 		if (off > 0 && !strstr(err, "affinity")) {
 			size_t used = strlen(err);
 

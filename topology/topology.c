@@ -100,32 +100,32 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 		goto fail_early;
 	}
 	if (hwloc_topology_init(&t->h)) {
-		snprintf(err, errlen, "hwloc_topology_init: %s", strerror(errno));
+		set_err(err, errlen, "hwloc_topology_init: %s", strerror(errno));
 		goto fail_early;
 	}
 	if (synthetic && synthetic_pus(synthetic) < 0) {
-		snprintf(err, errlen,
-			 "%s: more than %d PUs (a larger machine than pcbench plans for)",
-			 synthetic, TOPO_MAX_PUS);
+		set_err(err, errlen,
+			"%s: more than %d PUs (a larger machine than pcbench plans for)", synthetic,
+			TOPO_MAX_PUS);
 		goto fail;
 	}
 	if (synthetic && hwloc_topology_set_synthetic(t->h, synthetic)) {
-		snprintf(err, errlen, "%s: hwloc cannot parse this synthetic description",
-			 synthetic);
+		set_err(err, errlen, "%s: hwloc cannot parse this synthetic description",
+			synthetic);
 		goto fail;
 	}
 	if (xml && hwloc_topology_set_xmlbuffer(t->h, xmltext, (int)xmllen + 1)) {
-		snprintf(err, errlen, "%s: hwloc cannot read this XML: %s", xml, strerror(errno));
+		set_err(err, errlen, "%s: hwloc cannot read this XML: %s", xml, strerror(errno));
 		goto fail;
 	}
 	if (hwloc_topology_load(t->h)) {
-		snprintf(err, errlen, "%s: hwloc_topology_load: %s", spec, strerror(errno));
+		set_err(err, errlen, "%s: hwloc_topology_load: %s", spec, strerror(errno));
 		goto fail;
 	}
 	if (hwloc_get_nbobjs_by_type(t->h, HWLOC_OBJ_PU) > TOPO_MAX_PUS) {
-		snprintf(err, errlen,
-			 "%s: more than %d PUs (a larger machine than pcbench plans for)", spec,
-			 TOPO_MAX_PUS);
+		set_err(err, errlen,
+			"%s: more than %d PUs (a larger machine than pcbench plans for)", spec,
+			TOPO_MAX_PUS);
 		goto fail;
 	}
 	free(xmltext);
@@ -341,15 +341,15 @@ int topo_cpu_list(const struct topo *t, const char *list, int *out, int max, cha
 	set = hwloc_bitmap_alloc();
 	if (hwloc_bitmap_list_sscanf(set, list) || hwloc_bitmap_iszero(set) ||
 	    hwloc_bitmap_weight(set) < 0) {
-		snprintf(err, errlen, "expected OS PU indexes such as 0-3,8");
+		set_err(err, errlen, "expected OS PU indexes such as 0-3,8");
 		hwloc_bitmap_free(set);
 		return -1;
 	}
 	hwloc_bitmap_foreach_begin(i, set)
 	{
 		if (!topo_pu_obj(t, i)) {
-			snprintf(err, errlen, "PU %d is not in this topology (it has %d PUs)", i,
-				 topo_npus_all(t));
+			set_err(err, errlen, "PU %d is not in this topology (it has %d PUs)", i,
+				topo_npus_all(t));
 			n = -1;
 			break;
 		}
@@ -481,13 +481,13 @@ int topo_export_xml(const struct topo *t, const char *path, char *err, size_t er
 
 	/* Into memory, then through lib/outfile: hwloc's own file writer is not checked. */
 	if (hwloc_topology_export_xmlbuffer(t->h, &xml, &len, 0)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	ret = outfile_write_all(path, xml, len > 0 ? (size_t)len - 1 : 0); /* len counts the NUL */
 	hwloc_free_xmlbuffer(t->h, xml);
 	if (ret)
-		snprintf(err, errlen, "%s: write failed", path);
+		set_err(err, errlen, "%s: write failed", path);
 	return ret;
 }
 
@@ -497,14 +497,14 @@ int topo_bind_self(const struct topo *t, int os_index, char *err, size_t errlen)
 	int ret;
 
 	if (!t->host) {
-		snprintf(err, errlen, "cannot bind on a topology that is not this machine's");
+		set_err(err, errlen, "cannot bind on a topology that is not this machine's");
 		return -1;
 	}
 	set = hwloc_bitmap_alloc();
 	hwloc_bitmap_only(set, (unsigned)os_index);
 	ret = hwloc_set_cpubind(t->h, set, HWLOC_CPUBIND_THREAD);
 	if (ret)
-		snprintf(err, errlen, "hwloc_set_cpubind(PU %d): %s", os_index, strerror(errno));
+		set_err(err, errlen, "hwloc_set_cpubind(PU %d): %s", os_index, strerror(errno));
 	hwloc_bitmap_free(set);
 	return ret ? -1 : 0;
 }
@@ -564,7 +564,7 @@ int topo_home_parse(const struct topo *t, const char *spec, int pu0, struct topo
 		return 0;
 	}
 	if (strncmp(spec, "node:", 5)) {
-		snprintf(err, errlen, "expected first, node:N, interleave or each");
+		set_err(err, errlen, "expected first, node:N, interleave or each");
 		return -1;
 	}
 	errno = 0;
@@ -578,7 +578,7 @@ int topo_home_parse(const struct topo *t, const char *spec, int pu0, struct topo
 		for (int i = 0; i < n && used < sizeof(list) - 12; i++)
 			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%d",
 						 i ? "," : "", nodes[i]);
-		snprintf(err, errlen, "no such NUMA node (this topology has %s)", list);
+		set_err(err, errlen, "no such NUMA node (this topology has %s)", list);
 		return -1;
 	}
 	out->node = (int)node;

@@ -177,7 +177,7 @@ int hitm_run_load(const char *path, struct hitm_run *r, char *err, size_t errlen
 	}
 	json_decref(root);
 	if (why[0]) {
-		snprintf(err, errlen, "%s: %s", path, why);
+		set_err(err, errlen, "%s: %s", path, why);
 		hitm_run_free(r);
 		return -1;
 	}

@@ -501,7 +501,7 @@ static struct btf *open_btf(const char *path, const char *what, char *err, size_
 		FILE *f = infile_open(path, 0, "BTF", why, sizeof(why));
 
 		if (!f) {
-			snprintf(err, errlen, "%s%s", what, why);
+			set_err(err, errlen, "%s%s", what, why);
 			return NULL;
 		}
 		fclose(f);
@@ -512,21 +512,21 @@ static struct btf *open_btf(const char *path, const char *what, char *err, size_
 
 		if (!btf_check(btf, why, sizeof(why)))
 			return btf;
-		snprintf(err, errlen, "%s%s: %s", what, path, why);
+		set_err(err, errlen, "%s%s: %s", what, path, why);
 		btf__free(btf);
 		return NULL;
 	}
 	e = errno;
 	if (access(path, R_OK))
-		snprintf(err, errlen, "%s%s: %s%s", what, path, strerror(errno),
-			 !strcmp(path, BTF_VMLINUX) ? " (the kernel needs CONFIG_DEBUG_INFO_BTF)"
-						    : "");
+		set_err(err, errlen, "%s%s: %s%s", what, path, strerror(errno),
+			!strcmp(path, BTF_VMLINUX) ? " (the kernel needs CONFIG_DEBUG_INFO_BTF)"
+						   : "");
 	else if (e == ENOENT || e == ENODATA)
-		snprintf(err, errlen,
-			 "%s%s: no BTF in it (no .BTF section: encode it with `pahole -J`)", what,
-			 path);
+		set_err(err, errlen,
+			"%s%s: no BTF in it (no .BTF section: encode it with `pahole -J`)", what,
+			path);
 	else
-		snprintf(err, errlen, "%s%s: cannot read its BTF (%s)", what, path, strerror(e));
+		set_err(err, errlen, "%s%s: cannot read its BTF (%s)", what, path, strerror(e));
 	return NULL;
 }
 
@@ -546,12 +546,12 @@ int btf_check(const struct btf *btf, char *err, size_t errlen)
 		int k;
 
 		if (!t) {
-			snprintf(err, errlen, "BTF type %u: missing", id);
+			set_err(err, errlen, "BTF type %u: missing", id);
 			return -1;
 		}
 		if (!btf__name_by_offset(btf, t->name_off)) {
-			snprintf(err, errlen, "BTF type %u: name offset %u is outside the strings",
-				 id, t->name_off);
+			set_err(err, errlen, "BTF type %u: name offset %u is outside the strings",
+				id, t->name_off);
 			return -1;
 		}
 		switch (btf_kind(t)) {
@@ -604,12 +604,12 @@ int btf_check(const struct btf *btf, char *err, size_t errlen)
 				bad = !id_ok(btf, ref = btf_var_secinfos(t)[k].type);
 			break;
 		default:
-			snprintf(err, errlen, "BTF type %u: unknown kind %u", id, btf_kind(t));
+			set_err(err, errlen, "BTF type %u: unknown kind %u", id, btf_kind(t));
 			return -1;
 		}
 		if (bad) {
-			snprintf(err, errlen, "BTF type %u refers to type %u, past the last (%u)",
-				 id, ref, n - 1);
+			set_err(err, errlen, "BTF type %u refers to type %u, past the last (%u)",
+				id, ref, n - 1);
 			return -1;
 		}
 	}
@@ -680,7 +680,7 @@ char *btf_text_from_buf(const void *data, size_t len, const char *structs, size_
 	libbpf_set_print(quiet);
 	btf = btf__new(data, (__u32)(len > UINT32_MAX ? UINT32_MAX : len));
 	if (!btf) {
-		snprintf(err, errlen, "not valid BTF (%s)", strerror(errno));
+		set_err(err, errlen, "not valid BTF (%s)", strerror(errno));
 		return NULL;
 	}
 	if (!structs) { /* every struct and union, as the fuzz target asks */
@@ -723,7 +723,7 @@ char *btf_to_layout(const char *path, const struct pahole_opts *opts, char *err,
 	if (!path || !path[0])
 		path = BTF_VMLINUX;
 	if (!opts->structs || !opts->structs[0]) {
-		snprintf(err, errlen, "BTF %s: --struct NAME[,NAME...] is required", path);
+		set_err(err, errlen, "BTF %s: --struct NAME[,NAME...] is required", path);
 		return NULL;
 	}
 	btf = open_btf(path, "BTF ", err, errlen);
@@ -781,8 +781,8 @@ struct layout *btf_layout_load(const char *path, char *err, size_t errlen)
 	}
 	btf__free(btf);
 	if (!structs.n) {
-		snprintf(err, errlen,
-			 "btf:%s: none of the structs of the built-in layouts is there", path);
+		set_err(err, errlen, "btf:%s: none of the structs of the built-in layouts is there",
+			path);
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "btf");

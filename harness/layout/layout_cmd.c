@@ -33,6 +33,7 @@
 #include "btf.h"
 #include "layout_cmd.h"
 #include "outfile.h"
+#include "util.h"
 
 #define INPUT_MAX (16UL << 20)
 
@@ -105,7 +106,7 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen)
 	char *buf = malloc(cap);
 
 	if (!buf) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		set_err(err, errlen, "%s: out of memory", name);
 		return NULL;
 	}
 	for (;;) {
@@ -113,7 +114,7 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen)
 
 		n += got;
 		if (ferror(f)) {
-			snprintf(err, errlen, "%s: %s", name, strerror(errno));
+			set_err(err, errlen, "%s: %s", name, strerror(errno));
 			free(buf);
 			return NULL;
 		}
@@ -123,13 +124,13 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen)
 			char *nb;
 
 			if (cap >= INPUT_MAX) {
-				snprintf(err, errlen, "%s: more than %lu bytes", name, INPUT_MAX);
+				set_err(err, errlen, "%s: more than %lu bytes", name, INPUT_MAX);
 				free(buf);
 				return NULL;
 			}
 			nb = realloc(buf, 2 * cap);
 			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory", name);
+				set_err(err, errlen, "%s: out of memory", name);
 				free(buf);
 				return NULL;
 			}
@@ -139,7 +140,7 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen)
 	}
 	buf[n] = '\0';
 	if (memchr(buf, '\0', n)) {
-		snprintf(err, errlen, "%s: contains a NUL byte, not text", name);
+		set_err(err, errlen, "%s: contains a NUL byte, not text", name);
 		free(buf);
 		return NULL;
 	}

@@ -21,6 +21,7 @@
 #include "stop.h"
 
 #include "layout_cmd.h"
+#include "util.h"
 
 extern char **environ;
 
@@ -84,7 +85,7 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 	args[k++] = (char *)obj;
 	args[k] = NULL;
 	if (pipe(po) || pipe(pe)) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		set_err(err, errlen, "pipe: %s", strerror(errno));
 		goto fail;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -99,12 +100,12 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 	po[1] = pe[1] = -1;
 	if (rc) {
 		if (rc == ENOENT)
-			snprintf(err, errlen,
-				 "%s: not found (pahole is in the Debian package dwarves: apt-get "
-				 "install dwarves)",
-				 prog);
+			set_err(err, errlen,
+				"%s: not found (pahole is in the Debian package dwarves: apt-get "
+				"install dwarves)",
+				prog);
 		else
-			snprintf(err, errlen, "%s: cannot run it: %s", prog, strerror(rc));
+			set_err(err, errlen, "%s: cannot run it: %s", prog, strerror(rc));
 		goto fail;
 	}
 	stop_child(pid, 1); /* a signal that ends us ends pahole too */
@@ -140,8 +141,8 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 		;
 	stop_child(pid, 0);
 	if (open_o || open_e) {
-		snprintf(err, errlen, "%s: cannot read its output (more than %lu bytes?)", prog,
-			 INPUT_MAX);
+		set_err(err, errlen, "%s: cannot read its output (more than %lu bytes?)", prog,
+			INPUT_MAX);
 		goto fail;
 	}
 	if (errs) {
@@ -151,15 +152,15 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 			*nl = '\0';
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(err, errlen, "%s -C %s %s failed (%s %d)%s%s", prog, structs, obj,
-			 WIFEXITED(status) ? "exit status" : "signal",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			 errs && *errs ? ": " : "", errs ? errs : "");
+		set_err(err, errlen, "%s -C %s %s failed (%s %d)%s%s", prog, structs, obj,
+			WIFEXITED(status) ? "exit status" : "signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			errs && *errs ? ": " : "", errs ? errs : "");
 		goto fail;
 	}
 	if (!out || !strstr(out, "struct ")) {
-		snprintf(err, errlen, "%s -C %s %s printed no struct%s%s", prog, structs, obj,
-			 errs && *errs ? ": " : "", errs ? errs : "");
+		set_err(err, errlen, "%s -C %s %s printed no struct%s%s", prog, structs, obj,
+			errs && *errs ? ": " : "", errs ? errs : "");
 		goto fail;
 	}
 	free(errs);

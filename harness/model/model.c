@@ -79,14 +79,14 @@ int model_opt_set(struct model_opts *o, const char *name, const char *value, cha
 				return 0;
 			}
 		}
-		snprintf(err, errlen, "expected random, rr-access or rr-op");
+		set_err(err, errlen, "expected random, rr-access or rr-op");
 		return -1;
 	}
 	if (!strcmp(name, "seed")) {
 		uint64_t s;
 
 		if (num_u64(value, &s)) {
-			snprintf(err, errlen, "expected an unsigned 64-bit integer");
+			set_err(err, errlen, "expected an unsigned 64-bit integer");
 			return -1;
 		}
 		o->seed = s;
@@ -96,7 +96,7 @@ int model_opt_set(struct model_opts *o, const char *name, const char *value, cha
 		int ops = name[0] == 'o';
 
 		if (num_long(value, 10, ops, 100000000, &v)) {
-			snprintf(err, errlen, "expected an integer in [%d, 100000000]", ops);
+			set_err(err, errlen, "expected an integer in [%d, 100000000]", ops);
 			return -1;
 		}
 		*(ops ? &o->ops : &o->warmup) = v;
@@ -104,12 +104,12 @@ int model_opt_set(struct model_opts *o, const char *name, const char *value, cha
 	}
 	if (!strcmp(name, "line-size")) {
 		if (num_long(value, 10, 8, 4096, &v) || (v & (v - 1))) {
-			snprintf(err, errlen, "expected a power of two in [8, 4096]");
+			set_err(err, errlen, "expected a power of two in [8, 4096]");
 			return -1;
 		}
 		o->line_size = (int)v;
 		return 0;
 	}
-	snprintf(err, errlen, "no such model option");
+	set_err(err, errlen, "no such model option");
 	return -1;
 }

@@ -106,7 +106,7 @@ static void access_line(struct sim *s, struct lstate *ln, int d, int write, stru
 		default:
 			ev = fill(s, ln, d, &src);
 		}
-	inval = invalidate_others(s, ln, d);
+		inval = invalidate_others(s, ln, d);
 		st[d] = MESI_M;
 		ln->owner = d;
 		ln->nvalid = 1;
@@ -335,8 +335,7 @@ static int domains(struct sim *s, const struct topo *t, const int *pus, char *er
 		int key, d;
 
 		if (topo_pu_info(t, pus[i], &pu)) {
-			snprintf(err, errlen, "PU %d is not in topology %s", pus[i],
-				 topo_source(t));
+			set_err(err, errlen, "PU %d is not in topology %s", pus[i], topo_source(t));
 			free(core);
 			free(rep);
 			return -1;
@@ -408,7 +407,7 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	for (int i = 0; i < threads; i++) {
 		s->v[i].ts = scenario_thread_setup(traced, s->shared, i);
 		if (!s->v[i].ts) {
-			snprintf(err, sizeof(err), "thread %d: thread setup failed", i);
+			set_err(err, sizeof(err), "thread %d: thread setup failed", i);
 			goto teardown;
 		}
 	}
@@ -431,14 +430,14 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	for (int i = 0; i < threads; i++)
 		abandoned += s->v[i].started && !s->v[i].stopped;
 	if (!s->all_done && stop_requested) {
-		snprintf(err, sizeof(err), "interrupted");
+		set_err(err, sizeof(err), "interrupted");
 		goto teardown;
 	}
 	if (!s->all_done) {
-		snprintf(err, sizeof(err),
-			 "no virtual CPU short of its operations completed one in %u steps (a "
-			 "wait that cannot end in the model?)",
-			 NO_PROGRESS_STEPS);
+		set_err(err, sizeof(err),
+			"no virtual CPU short of its operations completed one in %u steps (a "
+			"wait that cannot end in the model?)",
+			NO_PROGRESS_STEPS);
 		goto teardown;
 	}
 	out->ok = 1;

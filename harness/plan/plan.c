@@ -31,7 +31,7 @@ int parse_threads(const char *s, int max, int *out, int cap, char *err, size_t e
 	int n = 0;
 
 	if (!*s) {
-		snprintf(err, errlen, "empty list");
+		set_err(err, errlen, "empty list");
 		return -1;
 	}
 	while (*s) {
@@ -42,13 +42,13 @@ int parse_threads(const char *s, int max, int *out, int cap, char *err, size_t e
 		if (dash ? parse_count(s, (size_t)(dash - s), max, &lo) ||
 			       parse_count(dash + 1, len - (size_t)(dash - s) - 1, max, &hi)
 			 : parse_count(s, len, max, &lo)) {
-			snprintf(err, errlen, "%.*s: expected N, N-M or max, N >= 1", (int)len, s);
+			set_err(err, errlen, "%.*s: expected N, N-M or max, N >= 1", (int)len, s);
 			return -1;
 		}
 		if (!dash)
 			hi = lo;
 		if (hi < lo) {
-			snprintf(err, errlen, "%.*s: empty range", (int)len, s);
+			set_err(err, errlen, "%.*s: empty range", (int)len, s);
 			return -1;
 		}
 		for (int v = lo; v <= hi; v++) {
@@ -59,7 +59,7 @@ int parse_threads(const char *s, int max, int *out, int cap, char *err, size_t e
 			if (dup)
 				continue;
 			if (n == cap) {
-				snprintf(err, errlen, "more than %d thread counts", cap);
+				set_err(err, errlen, "more than %d thread counts", cap);
 				return -1;
 			}
 			out[n++] = v;

@@ -25,6 +25,7 @@
 
 #include "pmu_int.h"
 #include "sysfs.h"
+#include "util.h"
 
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_rc = PFM_ERR_NOINIT;
@@ -158,8 +159,8 @@ int pfm_ready(char *err, size_t errlen, const char *what, const char *value)
 	pthread_once(&pfm_once, pfm_init_once);
 	if (pfm_rc == PFM_SUCCESS)
 		return 1;
-	snprintf(err, errlen, "%s: %s: libpfm4 initialization failed (%s)", what, value,
-		 pfm_strerror(pfm_rc));
+	set_err(err, errlen, "%s: %s: libpfm4 initialization failed (%s)", what, value,
+		pfm_strerror(pfm_rc));
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include "pmu_int.h"
 #include "table.h"
+#include "util.h"
 
 /* pmu_header - "pmu: NAME (...)" lines for PMU @target ("" none) as seen from here. */
 static void pmu_header(FILE *out, const char *target, int named)
@@ -97,7 +98,7 @@ int pmu_list_events(FILE *out, const char *pmu_name, char *err, size_t errlen)
 	table_print(t, out, TABLE_TEXT);
 	table_free(t);
 	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "--list-events: output: write error");
+		set_err(err, errlen, "--list-events: output: write error");
 		return -1;
 	}
 	return 0;

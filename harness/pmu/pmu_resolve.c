@@ -118,14 +118,14 @@ static int add_string(struct pmu_set *s, const char *str, char *err, size_t errl
 
 	rc = pfm_encode(str, s->kernel, &attr, &present, pmu, sizeof(pmu));
 	if (rc != PFM_SUCCESS) {
-		snprintf(err, errlen, "--events: %s: libpfm4 cannot encode it (%s: %s)", str,
-			 pfm_errname(rc), pfm_strerror(rc));
+		set_err(err, errlen, "--events: %s: libpfm4 cannot encode it (%s: %s)", str,
+			pfm_errname(rc), pfm_strerror(rc));
 		free(name);
 		return 0;
 	}
 	if (!s->kernel && !attr.exclude_kernel) {
-		snprintf(err, errlen, "--events: %s: kernel-mode counting needs --events-kernel",
-			 str);
+		set_err(err, errlen, "--events: %s: kernel-mode counting needs --events-kernel",
+			str);
 		free(name);
 		return 0;
 	}
@@ -134,8 +134,8 @@ static int add_string(struct pmu_set *s, const char *str, char *err, size_t errl
 		int same = old->str && !strcmp(old->str, str);
 
 		if (!same)
-			snprintf(err, errlen, "--events: %s: its column %s is already used%s%s",
-				 str, name, old->str ? " by " : "", old->str ? old->str : "");
+			set_err(err, errlen, "--events: %s: its column %s is already used%s%s", str,
+				name, old->str ? " by " : "", old->str ? old->str : "");
 		free(name);
 		return same;
 	}
@@ -194,10 +194,10 @@ static void unknown_event(const char *tok, char *err, size_t errlen)
 
 	for (int i = 0; (a = pmu_table_abstract(i)) && len < sizeof(names); i++)
 		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "", a);
-	snprintf(err, errlen,
-		 "--events: %s: unknown event (abstract names: %s; or a fully qualified libpfm4 "
-		 "string pmu::EVENT[:UMASK])",
-		 tok, names);
+	set_err(err, errlen,
+		"--events: %s: unknown event (abstract names: %s; or a fully qualified libpfm4 "
+		"string pmu::EVENT[:UMASK])",
+		tok, names);
 }
 
 static int check_kernel(char *err, size_t errlen)
@@ -213,11 +213,11 @@ static int check_kernel(char *err, size_t errlen)
 	finish_attr(&a);
 	rc = probe(&a);
 	if (rc == EACCES || rc == EPERM) {
-		snprintf(err, errlen,
-			 "--events-kernel: perf_event_paranoid=%d: kernel-mode counting not "
-			 "permitted (perf_event_open %s; needs perf_event_paranoid <= 1 or "
-			 "CAP_PERFMON)",
-			 paranoid(), errname(rc));
+		set_err(err, errlen,
+			"--events-kernel: perf_event_paranoid=%d: kernel-mode counting not "
+			"permitted (perf_event_open %s; needs perf_event_paranoid <= 1 or "
+			"CAP_PERFMON)",
+			paranoid(), errname(rc));
 		return 0;
 	}
 	return 1;
@@ -256,7 +256,7 @@ int pmu_check_name(const char *name, char *err, size_t errlen)
 	if (pmu_cpu_by_name(name))
 		return 1;
 	pmu_known(known, sizeof(known));
-	snprintf(err, errlen, "--pmu: %s: unknown PMU (known: %s)", name, known);
+	set_err(err, errlen, "--pmu: %s: unknown PMU (known: %s)", name, known);
 	return 0;
 }
 
@@ -302,8 +302,8 @@ struct pmu_set *pmu_resolve_for(const char *spec, int kernel, const char *pmu, c
 			*--end = 0;
 		ntok++;
 		if (!*tok) {
-			snprintf(err, errlen, "--events: %s: %s", spec[0] ? spec : "\"\"",
-				 spec[0] ? "empty event name" : "empty event list");
+			set_err(err, errlen, "--events: %s: %s", spec[0] ? spec : "\"\"",
+				spec[0] ? "empty event name" : "empty event list");
 			ok = 0;
 		} else if (!strcmp(tok, "none")) {
 			none = 1;
@@ -319,7 +319,7 @@ struct pmu_set *pmu_resolve_for(const char *spec, int kernel, const char *pmu, c
 		}
 	}
 	if (ok && none && ntok > 1) {
-		snprintf(err, errlen, "--events: %s: none cannot be combined with events", spec);
+		set_err(err, errlen, "--events: %s: none cannot be combined with events", spec);
 		ok = 0;
 	}
 	free(copy);

@@ -20,6 +20,7 @@
 
 #include "pmu_int.h"
 #include "sysfs.h"
+#include "util.h"
 
 static const struct {
 	const char *vendor, *term, *spec;
@@ -111,13 +112,13 @@ static int place(struct perf_event_attr *a, const char *spec, uint64_t value, ch
 			goto bad;
 	}
 	if (used < 64 && value >> used) {
-		snprintf(err, errlen, "value 0x%llx does not fit format \"%s\"",
-			 (unsigned long long)value, spec);
+		set_err(err, errlen, "value 0x%llx does not fit format \"%s\"",
+			(unsigned long long)value, spec);
 		return -1;
 	}
 	return 0;
 bad:
-	snprintf(err, errlen, "cannot parse format \"%s\"", spec);
+	set_err(err, errlen, "cannot parse format \"%s\"", spec);
 	return -1;
 }
 
@@ -140,7 +141,7 @@ int pmu_sysfs_encode(const char *terms, const char *vendor, int kernel,
 		snprintf(via, vialen, "built-in format");
 	rest = copy = strdup(terms);
 	if (!copy) {
-		snprintf(err, errlen, "out of memory");
+		set_err(err, errlen, "out of memory");
 		return -1;
 	}
 	while (rc >= 0 && (tok = strsep(&rest, ","))) {
@@ -152,7 +153,7 @@ int pmu_sysfs_encode(const char *terms, const char *vendor, int kernel,
 			errno = 0;
 			value = strtoull(eq + 1, &end, 0);
 			if (errno || end == eq + 1 || *end) {
-				snprintf(err, errlen, "term %s=%s: not a number", tok, eq + 1);
+				set_err(err, errlen, "term %s=%s: not a number", tok, eq + 1);
 				rc = -1;
 				break;
 			}
@@ -161,7 +162,7 @@ int pmu_sysfs_encode(const char *terms, const char *vendor, int kernel,
 		if (sysfs) {
 			snprintf(rel, sizeof(rel), DEVICES "/%s/format/%s", pmu, tok);
 			if (sysfs_read(rel, spec, sizeof(spec))) {
-				snprintf(err, errlen, "term %s: no %s/%s", tok, sysfs_root(), rel);
+				set_err(err, errlen, "term %s: no %s/%s", tok, sysfs_root(), rel);
 				rc = -1;
 				break;
 			}
@@ -171,9 +172,9 @@ int pmu_sysfs_encode(const char *terms, const char *vendor, int kernel,
 				    !strcmp(builtin[i].term, tok))
 					snprintf(spec, sizeof(spec), "%s", builtin[i].spec);
 			if (!spec[0]) {
-				snprintf(err, errlen,
-					 "term %s: no cpu PMU in sysfs and no built-in %s format",
-					 tok, vendor);
+				set_err(err, errlen,
+					"term %s: no cpu PMU in sysfs and no built-in %s format",
+					tok, vendor);
 				rc = -1;
 				break;
 			}

@@ -48,35 +48,35 @@ int cg_check(struct cg_run *c, const char *dir, char *err, size_t len)
 	snprintf(c->dir, sizeof(c->dir), "%s", dir);
 	c->fake = getenv("PCBENCH_FAKE_CGROUPFS") && !strcmp(getenv("PCBENCH_FAKE_CGROUPFS"), "1");
 	if (stat(dir, &st)) {
-		snprintf(err, len, "%s", strerror(errno));
+		set_err(err, len, "%s", strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		snprintf(err, len, "not a directory");
+		set_err(err, len, "not a directory");
 		return -1;
 	}
 	if (!c->fake && (statfs(dir, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC)) {
-		snprintf(err, len, "not a cgroup v2 directory (its file system is not cgroup2)");
+		set_err(err, len, "not a cgroup v2 directory (its file system is not cgroup2)");
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
 	if (!has_word(path, "memory", &readable)) {
-		snprintf(err, len,
-			 readable ? "the memory controller is not available here (%s)"
-				  : "not a cgroup v2 directory (no %s)",
-			 path);
+		set_err(err, len,
+			readable ? "the memory controller is not available here (%s)"
+				 : "not a cgroup v2 directory (no %s)",
+			path);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
 	if (!has_word(path, "memory", &readable)) {
-		snprintf(err, len,
-			 "the memory controller is not enabled for its children (%s lacks memory: "
-			 "echo +memory > it, as its owner)",
-			 path);
+		set_err(err, len,
+			"the memory controller is not enabled for its children (%s lacks memory: "
+			"echo +memory > it, as its owner)",
+			path);
 		return -1;
 	}
 	if (access(dir, W_OK | X_OK)) {
-		snprintf(err, len, "not writable: %s (delegate it to this user)", strerror(errno));
+		set_err(err, len, "not writable: %s (delegate it to this user)", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -159,7 +159,7 @@ static int build(struct cg_run *c, char *err, size_t len)
 	snprintf(c->mid, sizeof(c->mid), "%s/mid", c->top);
 	snprintf(c->leaf, sizeof(c->leaf), "%s/leaf", c->mid);
 	if (mkdir(c->top, 0755)) {
-		snprintf(err, len, "mkdir %s: %s", c->top, strerror(errno));
+		set_err(err, len, "mkdir %s: %s", c->top, strerror(errno));
 		return -1;
 	}
 	c->made = 1;
@@ -171,20 +171,20 @@ static int build(struct cg_run *c, char *err, size_t len)
 	    cg_write(c, c->top, "cgroup.subtree_control", "+memory"))
 		goto fail;
 	if (mkdir(c->mid, 0755)) {
-		snprintf(err, len, "mkdir %s: %s", c->mid, strerror(errno));
+		set_err(err, len, "mkdir %s: %s", c->mid, strerror(errno));
 		return -1;
 	}
 	c->made = 2;
 	if (cg_write(c, c->mid, "cgroup.subtree_control", "+memory"))
 		goto fail;
 	if (mkdir(c->leaf, 0755)) {
-		snprintf(err, len, "mkdir %s: %s", c->leaf, strerror(errno));
+		set_err(err, len, "mkdir %s: %s", c->leaf, strerror(errno));
 		return -1;
 	}
 	c->made = 3;
 	return 0;
 fail:
-	snprintf(err, len, "%s", c->writes[c->nwrites - 1]);
+	set_err(err, len, "%s", c->writes[c->nwrites - 1]);
 	snprintf(err + strlen(err), len - strlen(err), ": %s", strerror(errno));
 	return -1;
 }

@@ -501,7 +501,7 @@ static int begin_outputs(struct measure_run *run)
 	if (topo_export_xml(run->topo, path, err, sizeof(err)))
 		run->write_failed = 1; /* said why; the run stops before measuring */
 	snprintf(path, sizeof(path), "%s/topology_fp", run->run_dir);
-	snprintf(err, sizeof(err), "%s\n", run->topology_fp);
+	set_err(err, sizeof(err), "%s\n", run->topology_fp);
 	if (outfile_write_all(path, err, strlen(err)))
 		run->write_failed = 1;
 	latest_failed = link_latest(run); /* measured anyway; exit 1 at the end */

@@ -185,8 +185,8 @@ static json_t *build(const struct run_context *c, const char *path, char *err, s
 
 		opts = json_loads(c->options_json, 0, &je);
 		if (!opts) {
-			snprintf(err, errlen, "%s: options are not valid JSON: %s (column %d)",
-				 path, je.text, je.column);
+			set_err(err, errlen, "%s: options are not valid JSON: %s (column %d)", path,
+				je.text, je.column);
 			json_decref(o);
 			return NULL;
 		}
@@ -199,7 +199,7 @@ static json_t *build(const struct run_context *c, const char *path, char *err, s
 		goto oom;
 	return o;
 oom:
-	snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+	set_err(err, errlen, "%s: %s", path, strerror(ENOMEM));
 	json_decref(cmd);
 	json_decref(o);
 	return NULL;

@@ -95,7 +95,7 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 			snprintf(v[3], 16, "%d", pu.l3);
 			snprintf(v[4], 16, "%d", pu.package);
 			snprintf(v[5], 16, "%d", pu.numa);
-			snprintf(err, sizeof(err), "%d", f->threads);
+			set_err(err, sizeof(err), "%d", f->threads);
 			row[0] = err;
 			for (int c = 0; c < 6; c++)
 				row[c + 1] = v[c];
