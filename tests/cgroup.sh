@@ -8,11 +8,7 @@
 # (without the fake), not a directory, or without memory in cgroup.subtree_control is
 # refused with exit 2 and nothing created. No time is asserted.
 set -u
-pcbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "${0%/*}/preamble.sh"
 
 fake() {
 	mkdir -p "$1"

@@ -6,11 +6,7 @@
 # build id or why not, the BTF layout, the memory cgroup) and each row's note and kernel
 # columns; compare --by kernel of two merged kernel runs. test_kernel covers every workload's counts and leaks. No time is asserted.
 set -u
-pcbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "${0%/*}/preamble.sh"
 
 "$pcbench" --list >"$tmp/list" || no "--list"
 grep -q '^kernel$' "$tmp/list" || no "--list: no kernel scenario"

@@ -5,12 +5,7 @@
 # tree's scripts/ beside it, far from the source) plots without PCBENCH_SCRIPTS; a binary
 # with no scripts anywhere near exits 2 naming scaling.gp.
 set -u
-pcbench=$1
-src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "${0%/*}/preamble.sh"
 bdir=$(dirname "$pcbench")
 [ -s "$bdir/scripts/scaling.gp" ] || no "the build tree has no scripts/scaling.gp"
 command -v gnuplot >/dev/null || { echo "FAIL: no gnuplot (Debian package gnuplot-nox, install-deps --plot)"; exit 1; }

@@ -6,11 +6,7 @@
 # profile data, or a bad --top, exits 2. Where this machine refuses kernel sampling (not
 # root and perf_event_paranoid > 1) the cells must be empty with the reason instead.
 set -u
-pcbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "${0%/*}/preamble.sh"
 
 "$pcbench" -s kernel -w page_fault2 -t 2 -r 2 --time 0.05 --noise-max off --profile \
 	-o "$tmp/pf" >/dev/null 2>"$tmp/err" || { no "page_fault2 --profile"; cat "$tmp/err"; }

@@ -5,11 +5,7 @@
 # -P list with an element that is not a policy name is one hwloc location, not split; a
 # list element out of a parameter's range is refused naming the whole value.
 set -u
-pcbench=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-no() { echo "FAIL: $*"; fail=1; }
+. "${0%/*}/preamble.sh"
 
 "$pcbench" -s page_counter -p +A -w direct -D batch=32,64 -P scatter,compact -t 1 -r 1 \
 	--time 0.005 --noise-max off -o "$tmp/r" >"$tmp/out" 2>&1 || { no "the sweep run"; cat "$tmp/out"; }
