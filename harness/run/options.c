@@ -386,6 +386,11 @@ static void option_defaults(struct options *o)
 			       ? parse_noise_max("PCBENCH_NOISE_MAX", getenv("PCBENCH_NOISE_MAX"))
 			       : NOISE_DEFAULT_MAX_PCT;
 	o->noise_retries = NOISE_DEFAULT_RETRIES;
+	o->progress_s = 10;
+	if (getenv("PCBENCH_PROGRESS_S") &&
+	    num_double(getenv("PCBENCH_PROGRESS_S"), 0, 86400, &o->progress_s))
+		usage_error("PCBENCH_PROGRESS_S", getenv("PCBENCH_PROGRESS_S"),
+			    "expected seconds between progress lines, 0 to 86400");
 	o->imbalance_min = NOISE_DEFAULT_IMBALANCE_MIN;
 	o->sel.topology = "host";
 	o->events = "auto";

@@ -819,10 +819,56 @@ void write_row(struct measure_run *run, const struct family *f, int rep, enum st
 	}
 }
 
+/* fmt_min_s - @s seconds as "1m05s" into @buf. */
+static const char *fmt_min_s(double s, char *buf, size_t len)
+{
+	int t = s > 0 ? (int)(s + 0.5) : 0;
+
+	snprintf(buf, len, "%dm%02ds", t / 60, t % 60);
+	return buf;
+}
+
+/*
+ * progress_plain - stderr not a terminal (a log, CI): at the end of the first window after
+ * opt.progress_s seconds (10) since the start or the last such line, one plain line: done
+ * of total, the ETA and the rows disturbed so far. Independent repetitions: measurements,
+ * the ETA from the rate so far. Blocks: windows; with -r (a fixed number of blocks) the
+ * ETA from the rate, else (open-ended: blocks until the precision target) the windows and
+ * the time the budget leaves, at most.
+ */
+static void progress_plain(struct measure_run *run)
+{
+	const struct options *o = &run->opt;
+	double now = now_s(), left = run->budget_end - now;
+	int total = run->total;
+	char eta[32], blk[32] = "";
+
+	if (now - (run->progress_last ? run->progress_last : run->t_first) < o->progress_s)
+		return;
+	run->progress_last = now;
+	if (!o->independent) {
+		if (o->reps_set && run->min_windows < total)
+			total = run->min_windows;
+		snprintf(blk, sizeof(blk), " (block %d)", run->block);
+	}
+	if (o->independent || o->reps_set) {
+		double rate =
+		    run->done ? (now - run->t_first) / run->done * (total - run->done) : 0;
+
+		fmt_min_s(o->independent || rate < left ? rate : left, eta, sizeof(eta));
+	} else {
+		char b[16];
+
+		snprintf(eta, sizeof(eta), "<= %s (budget)", fmt_min_s(left, b, sizeof(b)));
+	}
+	fprintf(stderr, "pcbench: progress: %d/%d %s%s, ETA %s, %d disturbed\n", run->done, total,
+		o->independent ? "measurements" : "windows", blk, eta, run->disturbed);
+}
+
 /*
  * progress - on a terminal, one line updated in place ([done/total] family, rep, ops/s or
- * status, ETA); elsewhere (a log, CI) nothing per measurement. A failed measurement is
- * always one line of its own, with its reason.
+ * status, ETA); elsewhere (a log, CI) a plain line every 10 s (progress_plain). A failed
+ * measurement is always one line of its own, with its reason.
  */
 void progress(struct measure_run *run, const struct family *f, int rep, enum status st,
 	      const char *what)
@@ -837,10 +883,15 @@ void progress(struct measure_run *run, const struct family *f, int rep, enum sta
 	if (st == ST_ERROR) {
 		fprintf(stderr, "%spcbench: %s rep %d/%d: error: %s\n", tty ? "\r\033[K" : "",
 			f->name, rep, run->opt.repetitions, what);
+		if (!tty)
+			progress_plain(run);
 		return;
 	}
-	if (!tty)
+	if (!tty) {
+		if (st != ST_SKIPPED)
+			progress_plain(run);
 		return;
+	}
 	if (!run->opt.independent) { /* blocks: the block and the budget left */
 		double left = run->budget_end - now_s();
 

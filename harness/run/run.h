@@ -46,6 +46,9 @@ struct options {
 	int matrix;
 	int profile;	/* --profile: sample the measuring threads (profile.h) */
 	int events_set; /* --events was given */
+	/* stderr not a terminal: a progress line every progress_s seconds (PCBENCH_PROGRESS_S,
+	 * 10 by default; 0: after every window) */
+	double progress_s;
 };
 
 /*
@@ -87,6 +90,7 @@ struct measure_run {
 	double budget_end;		/* now_s() at which the budget is spent */
 	int kind_windows[NOISE_NKINDS]; /* disturbed windows by kind (noise.h) */
 	double t_first;
+	double progress_last; /* now_s() of the last plain progress line (rows.c), or 0 */
 	/* The family and repetition being set up or measured, or NULL: a fatal error after
 	 * creation (out of memory) is written as its status=error row (cmd.c). */
 	struct family *cur_fam;
