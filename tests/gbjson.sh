@@ -1,8 +1,9 @@
 #!/bin/sh
 # gbjson.sh PCBENCH - Google Benchmark's own output (issue 15 part 9): with
 # --benchmark_out=FILE --benchmark_out_format=json every repetition reports ns/op as its
-# time (manual time, unit ns), ops as items processed and ns/op as the user counter
-# ns_per_op, equal to results.csv's ns_per_op; and Debian's compare.py (libbenchmark-tools)
+# time (manual time, unit ns), items_per_second equal to results.csv's ops_per_s (issue 27
+# item 8: it was ops_per_s times the window's ops) and ns/op as the user counter ns_per_op,
+# equal to results.csv's ns_per_op; and Debian's compare.py (libbenchmark-tools)
 # compares two such files (its U test over the windows of each family). Fails without
 # compare.py or a python3 with scipy (install-deps).
 set -u
@@ -52,6 +53,15 @@ got = sorted("%.9g" % b["ns_per_op"] for b in runs if "ns_per_op" in b)
 want = sorted("%.9g" % float(r["ns_per_op"]) for r in rows)
 if got != want:
     print("FAIL: ns_per_op of the JSON %s != results.csv %s" % (got, want)); bad = 1
+# each window's items_per_second is its row's ops_per_s (the row found by its ns_per_op)
+ops = {"%.9g" % float(r["ns_per_op"]): float(r["ops_per_s"]) for r in rows}
+for b in runs:
+    if "ns_per_op" not in b or "items_per_second" not in b:
+        continue
+    want = ops.get("%.9g" % b["ns_per_op"])
+    if want is None or abs(b["items_per_second"] - want) > 1e-9 * want:
+        print("FAIL: %s: items_per_second %g != results.csv's ops_per_s %s"
+              % (b["name"], b["items_per_second"], want)); bad = 1
 sys.exit(bad)
 PY
 done

@@ -54,7 +54,8 @@ static void thread_fn(void *arg, int tid, struct gb_result *res)
 	*flags |= (r.retries ? 1 : 0) | (r.disturbed ? 2 : 0);
 	*res = (struct gb_result){1, !r.failed && !r.disturbed,
 				  r.ops ? r.duration_s * 1e9 * meas.threads / (double)r.ops : 0,
-				  (double)r.ops, r.failed ? r.reason : r.noise_reason};
+				  r.failed ? 0 : (double)r.ops / r.duration_s,
+				  r.failed ? r.reason : r.noise_reason};
 	meas_reset(&meas);
 }
 

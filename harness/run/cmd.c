@@ -99,8 +99,8 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
 	*res = (struct gb_result){
 	    1, st == ST_OK,
-	    r.failed || !r.ops ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops, (double)r.ops,
-	    why};
+	    r.failed || !r.ops ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops,
+	    r.failed ? 0 : (double)r.ops / r.duration_s, why};
 	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
 	progress(run, f, rep, st, st == ST_OK ? what : why);
 	if (!stop_requested && readers_gone()) /* as SIGPIPE: the next window stops at once */

@@ -27,13 +27,14 @@ int gbshim_init(int *argc, char **argv);
 
 /*
  * What thread 0 tells Google Benchmark about one repetition, for its own reporters
- * (--benchmark_out=FILE --benchmark_out_format=json): ns/op as the (manual) time, ops as
- * items processed, ns/op as the user counter "ns_per_op"; a failed window as an error.
+ * (--benchmark_out=FILE --benchmark_out_format=json): ns/op as the (manual) time, ops/s
+ * (results.csv's ops_per_s: ops over the window's duration) as the counter
+ * "items_per_second", ns/op as the user counter "ns_per_op"; a failed window as an error.
  */
 struct gb_result {
 	int valid; /* thread 0 filled it (not for an interrupted window) */
 	int ok;
-	double ns_per_op, ops;
+	double ns_per_op, ops_per_s;
 	const char *reason; /* when not ok */
 };
 
