@@ -3,7 +3,8 @@
 # tests/fixtures/compare/one: terminal control characters in names read from the CSV come
 # out escaped (terminal, compare.txt, compare-lkp.txt, compare.csv); an interrupted or
 # killed run says so in one line with its row count; --by host with one host falls back to
-# the presets table with a note; a long reason is never cut inside a parenthesis; families
+# the presets table with a note; a long reason is never cut inside a parenthesis; the header
+# counts comparisons as the summary does, never "0 of 0"; families
 # of a -D sweep (batch=32,64) stay in tables of their own value; a run with kernel families
 # and the emulated ones they stand for (fixtures/compare/realemu) gets the real-vs-emulated
 # table, pairing only the same placement and threads, with its ratios and sentences.
@@ -84,6 +85,28 @@ sed '2,10s/^blocks-run,/other-run,/' "$blocks/results.csv" >"$tmp/merged.csv"
 # --metric keeps some metric columns and drops the others (their names freed: ASan).
 "$pcbench" compare "$one" --metric ns_per_op >"$tmp/metric.out" 2>&1 ||
 	{ echo "FAIL: --metric ns_per_op: $(cat "$tmp/metric.out")"; fail=1; }
+
+# The header counts comparisons as the summary's last list does: every "N of M comparisons"
+# of the note and target lines has the M of "significant changes: K of M comparisons". A run
+# whose comparisons all lack a ci (every non-base row disturbed) says so, never "0 of 0".
+mkdir "$tmp/dist"
+cp "$blocks/context.json" "$tmp/dist/"
+awk -F, 'BEGIN { OFS = "," } NR > 1 && $3 != "base" { $16 = "disturbed" } { print }' \
+	"$blocks/results.csv" >"$tmp/dist/results.csv"
+"$pcbench" compare "$tmp/dist" >"$tmp/dist.out" 2>&1
+grep -q '^target .*: reached by 0 of 3 comparisons (ops_per_s; none has a ci: too few clean blocks)$' \
+	"$tmp/dist.out" || { echo "FAIL: no ci anywhere: target line"; cat "$tmp/dist.out"; fail=1; }
+for r in "$one" "$blocks" "$src/tests/fixtures/compare/endrun" "$tmp/dist" \
+	"$src/tests/fixtures/compare/a.csv $src/tests/fixtures/compare/b.csv"; do
+	# shellcheck disable=SC2086 # two RUNs in one word
+	"$pcbench" compare $r -m ops_per_s,ns_per_op >"$tmp/count.out" 2>&1
+	want=$(sed -n 's/^significant changes: [0-9]* of \([0-9]*\) comparison.*/\1/p' "$tmp/count.out")
+	[ -n "$want" ] || { echo "FAIL: $r: no significant changes line"; fail=1; }
+	grep -E '^(note|target) ' "$tmp/count.out" | grep -oE '[0-9]+ of [0-9]+ comparisons' |
+		while read -r _ _ m _; do [ "$m" = "$want" ] || echo "$m"; done | grep -q . &&
+		{ echo "FAIL: $r: the header counts other than $want comparisons"; cat "$tmp/count.out"; fail=1; }
+	grep -q ' 0 of 0 ' "$tmp/count.out" && { echo "FAIL: $r: 0 of 0"; fail=1; }
+done
 
 # The real kernel beside its emulation: exact medians and ratios of the fixture.
 "$pcbench" compare "$src/tests/fixtures/compare/realemu" -m ns_per_op >"$tmp/re" 2>&1 ||

@@ -239,22 +239,32 @@ static int measured(const struct compare *c, const struct result *r)
 	return has_data(c, r) || no_verdict(c, r);
 }
 
-/* paired_notes - blocks: comparisons without a verdict; the precision target reached. */
+/*
+ * paired_notes - blocks: comparisons without a verdict; the precision target reached. Both
+ * count the comparisons as the summary's last list does (measured: ok rows on both sides,
+ * or no verdict); those without a ci (too few clean blocks) are said, never "0 of 0".
+ */
 static void paired_notes(const struct compare *c, struct header *h)
 {
 	int total = cmp_count_comparisons(c, measured), nv = cmp_count_comparisons(c, no_verdict);
+	int noci = total - cmp_count_comparisons(c, has_target);
+	char why[96] = "";
 
 	if (nv)
 		hdr(h, "note",
 		    xasprintf("%d of %d comparisons have no verdict: too few clean blocks (the "
 			      "reasons in the flags)",
 			      nv, total));
-	if (!isnan(c->runs[0].precision))
-		hdr(h, "target",
-		    xasprintf("ci half-width <= %g%% (the run's --precision): reached by %d of %d "
-			      "comparisons (ops_per_s)",
-			      c->runs[0].precision, cmp_count_comparisons(c, target_met),
-			      cmp_count_comparisons(c, has_target)));
+	if (isnan(c->runs[0].precision) || !total)
+		return;
+	if (noci == total)
+		snprintf(why, sizeof(why), "; none has a ci: too few clean blocks");
+	else if (noci > 0)
+		snprintf(why, sizeof(why), "; %d without a ci: too few clean blocks", noci);
+	hdr(h, "target",
+	    xasprintf("ci half-width <= %g%% (the run's --precision): reached by %d of %d "
+		      "comparisons (ops_per_s%s)",
+		      c->runs[0].precision, cmp_count_comparisons(c, target_met), total, why));
 }
 
 int cmp_count_no_verdict(const struct compare *c)
