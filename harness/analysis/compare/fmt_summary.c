@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "stats.h"
 #include "table.h"
 
 enum { S_CASE, S_VALUE, S_NS, S_CV, S_CHANGE, S_CI, S_P, S_VERDICT, S_TARGET, S_FLAGS, S_N };
@@ -241,7 +242,11 @@ static void print_significant(const struct compare *c, FILE *out)
 	table_free(t);
 }
 
-/* The change of each comparison within each host mapping (c->mc), when there are several. */
+/*
+ * The change of each comparison within each host mapping (c->mc), when there are several.
+ * A cluster of fewer blocks than the exact signed-rank test needs to reach p < alpha at all
+ * (6 at 0.05: its smallest p is 2/2^n) is too small to test: its p says so, not 0.500.
+ */
 static void print_mappings(const struct compare *c, FILE *out)
 {
 	enum { M_WHERE, M_CASE, M_MAP, M_N, M_CHANGE, M_CI, M_P, M_NCOLS };
@@ -250,6 +255,7 @@ static void print_mappings(const struct compare *c, FILE *out)
 	    {"%change", 1}, {"ci", 0},	   {"p (raw)", 1},
 	};
 	struct table *t;
+	int need = stats_signrank_blocks_needed(1, c->o.alpha), small = 0;
 
 	if (!c->nmc)
 		return;
@@ -272,7 +278,10 @@ static void print_mappings(const struct compare *c, FILE *out)
 		snprintf(cell[M_N], 256, "%d", mc->bc.n);
 		snprintf(cell[M_CHANGE], 256, "%+.1f%%", mc->bc.pct);
 		snprintf(cell[M_CI], 256, "[%+.1f%%, %+.1f%%]", mc->bc.lo, mc->bc.hi);
-		snprintf(cell[M_P], 256, mc->bc.p >= 0.001 ? "%.3f" : "%.1e", mc->bc.p);
+		if (mc->bc.n < need)
+			snprintf(cell[M_P], 256, "too small"), small++;
+		else
+			snprintf(cell[M_P], 256, mc->bc.p >= 0.001 ? "%.3f" : "%.1e", mc->bc.p);
 		for (int k = 0; k < M_NCOLS; k++)
 			cp[k] = cell[k];
 		table_add(t, cp);
@@ -280,6 +289,12 @@ static void print_mappings(const struct compare *c, FILE *out)
 	fprintf(out, "\nper host mapping: %%change within the blocks of each transfer-cost cluster "
 		     "(the tables above pool them)\n");
 	table_print(t, out, TABLE_TEXT);
+	if (small)
+		fprintf(
+		    out,
+		    "too small: a cluster of fewer than %d blocks, whose signed-rank test cannot "
+		    "reach p < %g (its smallest p with %d is %.3f)\n",
+		    need, c->o.alpha, need - 1, stats_signrank_min_p((size_t)need - 1));
 	table_free(t);
 }
 
