@@ -53,7 +53,9 @@ exit $rc
 SR
 chmod +x "$tmp/bin/sbatch" "$tmp/bin/srun"
 export PATH="$tmp/bin:$PATH" FAKE_LOG="$log" PCBENCH="$pcbench"
-opts="-s page_counter -p +A -w direct -t 1 -r 1 --time 0.01 --noise-max off"
+# Three windows a node: under load a window whose thread never got its CPU is disturbed
+# even with --noise-max off (starved); one such window of one left a node without an ok row.
+opts="-s page_counter -p +A -w direct -t 1 -r 3 --time 0.01 --noise-max off"
 
 # Two distinct nodes.
 # shellcheck disable=SC2086
@@ -72,7 +74,7 @@ grep -q '^srun --ntasks-per-node=1 --nodes=2 --ntasks=2' "$log" || no "srun: not
 [ "$(cat "$tmp/r/fake-102.rc")" = 0 ] || { no "merge job exit $(cat "$tmp/r/fake-102.rc")"; cat "$tmp/r/fake-102.out"; }
 sed -n '1,/^$/p' "$tmp/r/fake-102.out"
 for n in n1 n2; do
-	grep -q "^  $n  *ok  *1 " "$tmp/r/fake-102.out" || no "merge summary: no ok line for $n"
+	grep -q "^  $n  *ok  *[1-3] " "$tmp/r/fake-102.out" || no "merge summary: no ok line for $n"
 	grep -q ",$n," "$tmp/r/merged/results.csv" || no "merged: no label $n"
 done
 grep -q -- '-[0-9],' "$tmp/r/merged/results.csv" && grep -q 'n1-0\|n2-1' "$tmp/r/merged/results.csv" &&
