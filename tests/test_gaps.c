@@ -21,6 +21,7 @@
 #include "harness.h"
 #include "measure.h"
 #include "noise.h"
+#include "test_scenario.h"
 #include "topology.h"
 #include "util.h"
 
@@ -36,13 +37,15 @@ struct shared {
 };
 
 struct tstate {
-	int tid, slept;
+	struct test_thread th;
+	int slept;
 	volatile unsigned long sink;
 };
+TEST_THREAD_STATE(struct tstate, th);
 
 static void *t_setup(const struct bench_cfg *cfg, char *err, size_t len)
 {
-	struct shared *s = xcalloc(1, sizeof(*s));
+	struct shared *s = bench_alloc(sizeof(*s), 64);
 
 	(void)cfg, (void)err, (void)len;
 	windows_seen++;
@@ -51,33 +54,13 @@ static void *t_setup(const struct bench_cfg *cfg, char *err, size_t len)
 	return s;
 }
 
-static void t_teardown(void *shared)
-{
-	free(shared);
-}
-
-static void *t_thread_setup(void *shared, int tid)
-{
-	struct tstate *t = xcalloc(1, sizeof(*t));
-
-	(void)shared;
-	t->tid = tid;
-	return t;
-}
-
-static void t_thread_teardown(void *shared, void *tstate)
-{
-	(void)shared;
-	free(tstate);
-}
-
 static uint64_t t_run(void *shared, void *tstate, uint64_t n)
 {
 	struct shared *s = shared;
 	struct tstate *t = tstate;
-	int work = t->tid == 1 ? 50 * slow_factor : 50;
+	int work = t->th.id == 1 ? 50 * slow_factor : 50;
 
-	if (t->tid == sleeper && !t->slept &&
+	if (t->th.id == sleeper && !t->slept &&
 	    (sleep_windows < 0 || windows_seen <= sleep_windows) && now_s() >= s->t_sleep) {
 		struct timespec ts = {0, (long)(WINDOW_S * 0.3 * 1e9)};
 
@@ -88,12 +71,6 @@ static uint64_t t_run(void *shared, void *tstate, uint64_t n)
 		for (int k = 0; k < work; k++)
 			t->sink += (unsigned long)k;
 	return n;
-}
-
-static int t_objects(void *shared, struct bench_object *out, int max)
-{
-	(void)shared, (void)out, (void)max;
-	return 0;
 }
 
 static const struct bench_param t_params[] = {{0}};
@@ -107,11 +84,8 @@ static const struct scenario t_scenario = {
     .presets = t_presets,
     .workloads = t_workloads,
     .setup = t_setup,
-    .teardown = t_teardown,
-    .thread_setup = t_thread_setup,
-    .thread_teardown = t_thread_teardown,
+    .thread_setup = test_thread_setup,
     .run = t_run,
-    .objects = t_objects,
 };
 
 static int hook_calls, hook_remap_windows;

@@ -33,6 +33,7 @@
 #include "harness.h"
 #include "model.h"
 #include "check.h"
+#include "test_scenario.h"
 
 #define SPR "synthetic:pack:2 l3:1 group:4 [numa] l2:14 core:1 pu:2(indexes=core:package)"
 /* 2 packages x 2 L3 domains x 2 cores x 2 PUs */
@@ -823,10 +824,11 @@ struct tobj {
 };
 
 struct tthread {
+	struct test_thread th;
 	pc_word priv; /* accessed through the accessors: a private block */
-	int id;
 	long ops;
 };
+TEST_THREAD_STATE(struct tthread, th);
 
 static void *t_setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 {
@@ -849,21 +851,6 @@ static void t_teardown(void *shared)
 	bench_free(s);
 }
 
-static void *t_thread_setup(void *shared, int thread)
-{
-	struct tthread *t = bench_alloc(sizeof(*t), 128);
-
-	(void)shared;
-	t->id = thread;
-	return t;
-}
-
-static void t_thread_teardown(void *shared, void *tstate)
-{
-	(void)shared;
-	bench_free(tstate);
-}
-
 static uint64_t t_run(void *shared, void *tstate, uint64_t n)
 {
 	struct tobj *s = shared;
@@ -882,25 +869,25 @@ static uint64_t t_run(void *shared, void *tstate, uint64_t n)
 			lock_ops_done++;
 			break;
 		case 1: /* ping-pong between threads 0 and 1 */
-			while (pc_load(turn) != t->id)
+			while (pc_load(turn) != t->th.id)
 				if (bench_window_over())
 					return i;
-			pc_store(turn, !t->id);
+			pc_store(turn, !t->th.id);
 			break;
 		case 2: /* thread 1 waits for a flag nobody sets */
-			if (t->id == 1)
+			if (t->th.id == 1)
 				while (pc_load(flag) != 1)
 					;
 			else
 				pc_add(cnt, 1);
 			break;
 		default: /* thread 1 waits for a flag nobody sets once it has done its quota */
-			if (t->id == 1 && t->ops >= test_quota)
+			if (t->th.id == 1 && t->ops >= test_quota)
 				while (pc_load(flag) != 1)
 					;
 			/* thread 0 does more per operation, so thread 1 finishes first */
-			for (int k = t->id ? 1 : 3; k > 0; k--)
-				pc_add(t->id ? turn : cnt, 1);
+			for (int k = t->th.id ? 1 : 3; k > 0; k--)
+				pc_add(t->th.id ? turn : cnt, 1);
 			pc_add(&t->priv, 1);
 			t->ops++;
 		}
@@ -929,8 +916,7 @@ static const struct scenario t_scenario = {
     .workloads = t_workloads,
     .setup = t_setup,
     .teardown = t_teardown,
-    .thread_setup = t_thread_setup,
-    .thread_teardown = t_thread_teardown,
+    .thread_setup = test_thread_setup,
     .run = t_run,
     .objects = t_objects,
 };
