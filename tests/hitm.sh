@@ -19,7 +19,7 @@
 #    around the measurement;
 #  - usage errors of hitm report exit 2; RUN/perf.data a FIFO is refused at once (exit 2);
 #    SIGTERM while perf script runs (a stand-in that waits) ends pcbench (exit 3) and the
-#    perf it started: no orphan.
+#    perf it started: no orphan; so does SIGINT while hitm record's perf c2c record runs.
 set -u
 . "${0%/*}/preamble.sh"
 fx=$src/tests/fixtures/hitm
@@ -165,28 +165,42 @@ timeout 20 "$pcbench" hitm report "$tmp/fifo-run" >/dev/null 2>"$tmp/err"
 st=$?
 [ $st = 2 ] && grep -q "perf.data: not a regular file" "$tmp/err" ||
 	no "hitm report with a FIFO perf.data: exit $st: $(cat "$tmp/err")"
-# A perf script that never ends: SIGTERM to pcbench ends it too.
-rm "$tmp/fifo-run/perf.data"
-: >"$tmp/fifo-run/perf.data"
+# A stand-in perf that waits (first on PATH): SIG to pcbench while it runs ends both.
 mkdir "$tmp/slowbin"
 printf '#!/bin/sh\necho $$ >"%s/slowperf.pid"\nexec sleep 300\n' "$tmp" >"$tmp/slowbin/perf"
 chmod +x "$tmp/slowbin/perf"
-PATH="$tmp/slowbin:$PATH" "$pcbench" hitm report "$tmp/fifo-run" >/dev/null 2>&1 &
-pid=$!
-i=0
-while [ ! -s "$tmp/slowperf.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -TERM $pid
-wait $pid
-st=$?
-perf_pid=$(cat "$tmp/slowperf.pid" 2>/dev/null)
-i=0
-while [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null; then
-	no "hitm report: SIGTERM left perf script ($perf_pid) running"
-	kill "$perf_pid"
-fi
-[ $st = 3 ] || no "hitm report: SIGTERM during perf script: exit $st, want 3"
+# stop_perf SIG WHAT COMMAND... - COMMAND (pcbench WHAT) in the background with the slow
+# perf; SIG to it once perf runs: it exits 3 and leaves no perf running.
+stop_perf() {
+	sig=$1 what=$2
+	shift 2
+	rm -f "$tmp/slowperf.pid"
+	PATH="$tmp/slowbin:$PATH" "$@" >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/slowperf.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -"$sig" $pid
+	wait $pid
+	st=$?
+	perf_pid=$(cat "$tmp/slowperf.pid" 2>/dev/null)
+	i=0
+	while [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$perf_pid" ] || no "$what: the stand-in perf never ran"
+	if [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null; then
+		no "$what: SIG$sig left perf ($perf_pid) running"
+		kill "$perf_pid"
+	fi
+	[ $st = 3 ] || no "$what: SIG$sig while perf runs: exit $st, want 3"
+}
+# perf script that never ends: SIGTERM to hitm report ends it too.
+rm "$tmp/fifo-run/perf.data"
+: >"$tmp/fifo-run/perf.data"
+stop_perf TERM "hitm report" "$pcbench" hitm report "$tmp/fifo-run"
+# perf c2c record that never ends (the fake machine, paranoid 1): SIGINT to hitm record
+# ends it too, as measure ends on SIGINT.
+stop_perf INT "hitm record" env PCBENCH_SYSFS_ROOT="$tmp/sys" PCBENCH_PROCFS_ROOT="$tmp/proc" \
+	"$pcbench" hitm record -s page_counter -t 1 -r 1 --time 0.02 -o "$tmp/rec5"
 exit $fail

@@ -18,6 +18,7 @@
 
 #include "hitm.h"
 #include "commands.h"
+#include "stop.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -37,7 +38,8 @@ const struct cmd_help hitm_record_help = {
     .after = "Exit status: that of the measurement; 2 for bad options, or when perf or a PMU\n"
 	     "is missing: no perf binary, no PMU that samples memory accesses, or\n"
 	     "perf_event_paranoid too high (perf c2c records physical addresses: it needs\n"
-	     "<= 1, or CAP_PERFMON).\n"
+	     "<= 1, or CAP_PERFMON); 3 when interrupted (SIGINT, SIGTERM, SIGHUP), perf ended\n"
+	     "with it.\n"
 	     "\n"
 	     "Example:\n"
 	     "  pcbench hitm record -s page_counter -p v6.0-rc1,+ABC -w stocked -t 8 -r 1 -o "
@@ -195,8 +197,10 @@ int hitm_record(int argc, char **argv)
 		fprintf(stderr, "pcbench: hitm record: %s: %s\n", perf, strerror(errno));
 		_exit(127);
 	}
+	stop_child(pid, 1); /* a signal that ends us (exit 3) ends perf c2c record too */
 	if (waitpid(pid, &st, 0) < 0)
 		die("hitm record", "waitpid", "%s", strerror(errno));
+	stop_child(pid, 0);
 	free(av);
 	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (!st)
