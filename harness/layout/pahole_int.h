@@ -2,8 +2,8 @@
 /*
  * pahole_int.h - what the files of the pahole import share (not for the rest of pcbench):
  *   pahole_read.c the tokenising helpers and the reader of pahole's text (blocks, members);
- *   pahole.c      kinds and alignment, writing the output structs, their layout text, and
- *                 pahole_to_layout().
+ *   pahole.c      kinds and alignment, writing the output structs;
+ *   pahole_text.c their layout text, and pahole_to_layout().
  */
 #ifndef PCBENCH_PAHOLE_INT_H
 #define PCBENCH_PAHOLE_INT_H
@@ -105,5 +105,15 @@ void ph_skip_blanks(const char **s);
  * pahole's summary comments. Returns 0, or -1 with the problem in @p (ph_fail()).
  */
 int ph_read_text(struct ph *p, const char *text);
+
+/* ---- pahole.c ---- */
+
+/*
+ * ph_emit_top - the output struct of top-level struct @ti (written once, with the types it
+ * nests). Its index in @p->o, or -1 with the problem in @p (ph_fail()).
+ */
+int ph_emit_top(struct ph *p, int ti);
+/* ph_find_out - the index of the output struct called @name, or -1. */
+int ph_find_out(const struct ph *p, const char *name);
 
 #endif
