@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pahole_int.h - what the files of the pahole import share (not for the rest of pcbench):
- *   pahole_read.c the tokenising helpers and the reader of pahole's text (blocks, members);
+ *   pahole_lex.c  the tokenising helpers;
+ *   pahole_read.c the reader of pahole's text (blocks, members);
  *   pahole.c      kinds and alignment, writing the output structs;
  *   pahole_text.c their layout text, and pahole_to_layout().
  */
@@ -86,7 +87,7 @@ struct ph {
 	int depth; /* of the emission recursion */
 };
 
-/* ---- pahole_read.c ---- */
+/* ---- pahole_lex.c ---- */
 
 /*
  * ph_fail - record "SOURCE:LINE: message" (or "SOURCE: message" when @line <= 0) in @p's error
@@ -99,6 +100,33 @@ int ph_grow(struct ph *p, void **v, int n, int *cap, size_t size);
 int ph_num(const char **s, size_t *out);
 /* ph_skip_blanks - advance *@s past white space. */
 void ph_skip_blanks(const char **s);
+/* ph_is_ident_start, ph_is_ident - @c may start, or continue, a C identifier. */
+int ph_is_ident_start(int c);
+int ph_is_ident(int c);
+/* ph_trim - @s without its blanks at both ends (cut in place). */
+char *ph_trim(char *s);
+/* ph_copyn - at most @len - 1 bytes of [@s, @s + @n) into @dst, terminated. */
+void ph_copyn(char *dst, size_t len, const char *s, size_t n);
+/*
+ * ph_strip_attributes - remove every __attribute__((...)) from @s in place, noting the
+ * largest __aligned__(N) in *@align and __packed__ in *@packed. Returns -1 on unbalanced
+ * parens.
+ */
+int ph_strip_attributes(char *s, size_t *align, int *packed);
+/*
+ * ph_member_comment - the trailing comment of a member line @s: "OFF SIZE" or "OFF: BITOFF
+ * SIZE". Cuts the line at the comment. Returns 0, or -1 when there is no such comment.
+ */
+int ph_member_comment(char *s, size_t *off, size_t *size, int *bitfield, int *bitoff);
+/*
+ * ph_parse_declarator - the name part of a member declaration @s (attributes already gone,
+ * no ';'): "TYPE NAME", "TYPE NAME[N][M]", "TYPE NAME:BITS", "RET (*NAME)(ARGS)", or for a
+ * closing block "NAME", "NAME[N]" or "" (@need_type 0). Fills the member. Returns 0 or -1.
+ */
+int ph_parse_declarator(char *s, struct ph_member *m, int need_type);
+
+/* ---- pahole_read.c ---- */
+
 /*
  * ph_read_text - read pahole's @text into @p: its top-level structs (@p->t) and their blocks
  * (@p->b), member offsets relative to their block, sizes and member counts checked against

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * pahole_read.c - reading pahole's text (the tokenising helpers and the parser) into the
- * blocks and members of struct ph (pahole_int.h); pahole.c writes them out as layout text.
+ * pahole_read.c - reading pahole's text (with pahole_lex.c's helpers) into the blocks and
+ * members of struct ph (pahole_int.h); pahole.c writes them out as layout text.
  *
  * The text is read line by line with a stack of open blocks: a top-level "struct NAME {"
  * opens a struct; inside it, a line ending in "{" opens a nested struct or union (pahole -E
@@ -14,309 +14,8 @@
  */
 #include "pahole_int.h"
 
-#include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-
-void ph_fail(struct ph *p, int line, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (p->failed++ || !p->err || !p->errlen)
-		return;
-	if (line > 0)
-		n = snprintf(p->err, p->errlen, "%s:%d: ", p->source, line);
-	else
-		n = snprintf(p->err, p->errlen, "%s: ", p->source);
-	if (n < 0 || (size_t)n >= p->errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-}
-
-int ph_grow(struct ph *p, void **v, int n, int *cap, size_t size)
-{
-	void *nv;
-	int c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? 2 * *cap : 8;
-	nv = realloc(*v, (size_t)c * size);
-	if (!nv) {
-		ph_fail(p, 0, "out of memory");
-		return -1;
-	}
-	*v = nv;
-	*cap = c;
-	return 0;
-}
-
-static int is_ident_start(int c)
-{
-	return isalpha(c) || c == '_';
-}
-
-static int is_ident(int c)
-{
-	return isalnum(c) || c == '_';
-}
-
-/* Trim blanks at both ends, in place. */
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* Copy at most @len - 1 bytes of [@s, @s + @n) into @dst. */
-static void copyn(char *dst, size_t len, const char *s, size_t n)
-{
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-}
-
-int ph_num(const char **s, size_t *out)
-{
-	size_t v = 0;
-	const char *q = *s;
-
-	if (!isdigit((unsigned char)*q))
-		return -1;
-	for (; isdigit((unsigned char)*q); q++) {
-		if (v > 0xffffffffUL)
-			return -1;
-		v = v * 10 + (size_t)(*q - '0');
-	}
-	if (v > 0xffffffffUL)
-		return -1;
-	*s = q;
-	*out = v;
-	return 0;
-}
-
-void ph_skip_blanks(const char **s)
-{
-	while (isspace((unsigned char)**s))
-		(*s)++;
-}
-
-/*
- * strip_attributes - remove every __attribute__((...)) from @s in place, noting the largest
- * __aligned__(N) in *@align and __packed__ in *@packed. Returns -1 on unbalanced parens.
- */
-static int strip_attributes(char *s, size_t *align, int *packed)
-{
-	char *a;
-
-	while ((a = strstr(s, "__attribute__"))) {
-		char *q = a + strlen("__attribute__");
-		int depth = 0;
-
-		while (*q == ' ')
-			q++;
-		if (*q != '(')
-			return -1;
-		for (char *r = q; *r; r++) {
-			if (*r == '(') {
-				depth++;
-			} else if (*r == ')' && !--depth) {
-				char save = r[1], *al;
-
-				r[1] = '\0';
-				for (al = q; (al = strstr(al, "aligned"));) {
-					const char *d = al + strlen("aligned");
-					size_t v;
-
-					while (*d == '_')
-						d++;
-					ph_skip_blanks(&d);
-					if (*d == '(') {
-						d++;
-						ph_skip_blanks(&d);
-						if (!ph_num(&d, &v) && v > *align)
-							*align = v;
-					}
-					al += strlen("aligned");
-				}
-				if (strstr(q, "packed"))
-					*packed = 1;
-				r[1] = save;
-				/* Replace the attribute by one blank. */
-				*a = ' ';
-				memmove(a + 1, r + 1, strlen(r + 1) + 1);
-				depth = -1;
-				break;
-			}
-		}
-		if (depth != -1)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * The trailing comment of a member line: "OFF SIZE" or "OFF: BITOFF SIZE". Cuts the line
- * at the comment. Returns 0, or -1 when there is no such comment.
- */
-static int member_comment(char *s, size_t *off, size_t *size, int *bitfield, int *bitoff)
-{
-	char *c = NULL, *e;
-	const char *q;
-	size_t bo;
-
-	for (char *x = s; (x = strstr(x, "/*")); x += 2)
-		c = x;
-	if (!c)
-		return -1;
-	e = strstr(c, "*/");
-	if (!e || *trim(e + 2))
-		return -1;
-	*e = '\0';
-	q = c + 2;
-	ph_skip_blanks(&q);
-	if (ph_num(&q, off))
-		return -1;
-	*bitfield = 0;
-	if (*q == ':') {
-		q++;
-		ph_skip_blanks(&q);
-		if (ph_num(&q, &bo) || bo > 4096)
-			return -1;
-		*bitfield = 1;
-		*bitoff = (int)bo;
-	}
-	ph_skip_blanks(&q);
-	if (ph_num(&q, size))
-		return -1;
-	ph_skip_blanks(&q);
-	if (*q)
-		return -1;
-	*c = '\0';
-	return 0;
-}
-
-/* squeeze - @s into @dst with every run of blanks made one blank. */
-static void squeeze(char *dst, size_t len, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s && n + 1 < len; s++)
-		if (!isspace((unsigned char)*s) || (n && dst[n - 1] != ' '))
-			dst[n++] = isspace((unsigned char)*s) ? ' ' : *s;
-	while (n && dst[n - 1] == ' ')
-		n--;
-	dst[n] = '\0';
-}
-
-/*
- * parse_declarator - the name part of a member declaration @s (attributes already gone,
- * no ';'): "TYPE NAME", "TYPE NAME[N][M]", "TYPE NAME:BITS", "RET (*NAME)(ARGS)", or for a
- * closing block "NAME", "NAME[N]" or "" (@need_type 0). Fills the member. Returns 0 or -1.
- */
-static int parse_declarator(char *s, struct ph_member *m, int need_type)
-{
-	char *e, *fp, *name_end, *dims_end;
-	size_t bits;
-
-	s = trim(s);
-	e = s + strlen(s);
-	fp = strstr(s, "(*");
-	if (fp) {
-		char *n = fp + 2, *ne;
-
-		while (*n == ' ')
-			n++;
-		for (ne = n; is_ident((unsigned char)*ne); ne++)
-			;
-		if (ne == n || !is_ident_start((unsigned char)*n))
-			return -1;
-		copyn(m->name, sizeof(m->name), n, (size_t)(ne - n));
-		squeeze(m->type, sizeof(m->type), s);
-		m->is_ptr = 1;
-		return 0;
-	}
-	/* A bit-field width. */
-	{
-		char *colon = strrchr(s, ':');
-
-		if (colon) {
-			const char *q = colon + 1;
-
-			ph_skip_blanks(&q);
-			if (ph_num(&q, &bits) || *trim((char *)q) || !bits || bits > 4096)
-				return -1;
-			m->bits = (int)bits;
-			*colon = '\0';
-			s = trim(s);
-			e = s + strlen(s);
-		}
-	}
-	/* Array dimensions. */
-	dims_end = e;
-	m->elems = 1;
-	while (e > s && e[-1] == ']') {
-		char *open = e - 1;
-		const char *q;
-		size_t d;
-
-		while (open > s && *open != '[')
-			open--;
-		if (*open != '[')
-			return -1;
-		q = open + 1;
-		ph_skip_blanks(&q);
-		if (*q == ']')
-			d = 0; /* a flexible array */
-		else if (ph_num(&q, &d))
-			return -1;
-		m->is_array = 1;
-		m->elems = m->elems * d;
-		if (m->elems > 0xffffffffUL)
-			m->elems = 0;
-		e = open;
-		while (e > s && e[-1] == ' ')
-			e--;
-	}
-	if (m->is_array)
-		copyn(m->dims, sizeof(m->dims), e, (size_t)(dims_end - e));
-	name_end = e;
-	while (e > s && is_ident((unsigned char)e[-1]))
-		e--;
-	if (e == name_end) {
-		if (need_type || m->is_array || m->bits)
-			return -1;
-		m->name[0] = '\0';
-		return 0;
-	}
-	if (!is_ident_start((unsigned char)*e) || (size_t)(name_end - e) >= sizeof(m->name))
-		return -1;
-	copyn(m->name, sizeof(m->name), e, (size_t)(name_end - e));
-	*e = '\0';
-	s = trim(s);
-	if (need_type && !*s)
-		return -1;
-	if (!need_type && *s)
-		return -1;
-	squeeze(m->type, sizeof(m->type), s); /* for notes and kinds */
-	if (strchr(m->type, '*'))
-		m->is_ptr = 1;
-	return 0;
-}
-
-/* ---- reading ---- */
 
 static int new_block(struct ph *p, int is_union, const char *tag, const char *tdef, int line)
 {
@@ -425,25 +124,25 @@ static int close_nested(struct ph *p, int bi, int parent, char *s, int line)
 	memset(&m, 0, sizeof(m));
 	m.block = bi;
 	m.line = line;
-	if (member_comment(s, &m.off, &m.size, &bitfield, &bitoff) || bitfield) {
+	if (ph_member_comment(s, &m.off, &m.size, &bitfield, &bitoff) || bitfield) {
 		ph_fail(p, line,
 			"expected '} NAME; /* OFFSET SIZE */' closing the %s opened at line %d",
 			b->is_union ? "union" : "struct", b->line);
 		return -1;
 	}
-	s = trim(s + 1); /* past '}' */
-	if (strip_attributes(s, &align, &packed)) {
+	s = ph_trim(s + 1); /* past '}' */
+	if (ph_strip_attributes(s, &align, &packed)) {
 		ph_fail(p, line, "unbalanced __attribute__");
 		return -1;
 	}
-	s = trim(s);
+	s = ph_trim(s);
 	if (!*s || s[strlen(s) - 1] != ';') {
 		ph_fail(p, line, "expected ';' after the closing '}'");
 		return -1;
 	}
 	s[strlen(s) - 1] = '\0';
-	if (parse_declarator(s, &m, 0)) {
-		ph_fail(p, line, "cannot read the member name after '}': '%s'", trim(s));
+	if (ph_parse_declarator(s, &m, 0)) {
+		ph_fail(p, line, "cannot read the member name after '}': '%s'", ph_trim(s));
 		return -1;
 	}
 	b->align = align > b->align ? align : b->align;
@@ -492,23 +191,24 @@ static int read_member(struct ph *p, int bi, char *s, int line)
 	memset(&m, 0, sizeof(m));
 	m.block = -1;
 	m.line = line;
-	if (member_comment(s, &m.off, &m.size, &bitfield, &bitoff)) {
-		ph_fail(p, line, "expected a member 'TYPE NAME; /* OFFSET SIZE */': '%s'", trim(s));
+	if (ph_member_comment(s, &m.off, &m.size, &bitfield, &bitoff)) {
+		ph_fail(p, line, "expected a member 'TYPE NAME; /* OFFSET SIZE */': '%s'",
+			ph_trim(s));
 		return -1;
 	}
-	if (strip_attributes(s, &m.align, &packed)) {
+	if (ph_strip_attributes(s, &m.align, &packed)) {
 		ph_fail(p, line, "unbalanced __attribute__");
 		return -1;
 	}
-	s = trim(s);
+	s = ph_trim(s);
 	semi = strrchr(s, ';');
-	if (!semi || *trim(semi + 1)) {
+	if (!semi || *ph_trim(semi + 1)) {
 		ph_fail(p, line, "expected ';' at the end of the member: '%s'", s);
 		return -1;
 	}
 	*semi = '\0';
-	if (parse_declarator(s, &m, 1)) {
-		ph_fail(p, line, "cannot read the member declaration '%s'", trim(s));
+	if (ph_parse_declarator(s, &m, 1)) {
+		ph_fail(p, line, "cannot read the member declaration '%s'", ph_trim(s));
 		return -1;
 	}
 	if (!!m.bits != bitfield) {
@@ -532,12 +232,12 @@ static int close_top(struct ph *p, struct ph_top *t, char *s, int line)
 	size_t align = 0, end = 0;
 	int packed = 0;
 
-	s = trim(s + 1);
-	if (strip_attributes(s, &align, &packed)) {
+	s = ph_trim(s + 1);
+	if (ph_strip_attributes(s, &align, &packed)) {
 		ph_fail(p, line, "unbalanced __attribute__");
 		return -1;
 	}
-	s = trim(s);
+	s = ph_trim(s);
 	if (strcmp(s, ";")) {
 		ph_fail(p, line, "struct %s: expected '};' closing it, found '}%s'", t->name, s);
 		return -1;
@@ -584,11 +284,11 @@ static int read_tag(const char **q, char *tag, size_t len)
 {
 	const char *e = *q;
 
-	if (!is_ident_start((unsigned char)*e))
+	if (!ph_is_ident_start((unsigned char)*e))
 		return 0;
-	while (is_ident((unsigned char)*e))
+	while (ph_is_ident((unsigned char)*e))
 		e++;
-	copyn(tag, len, *q, (size_t)(e - *q));
+	ph_copyn(tag, len, *q, (size_t)(e - *q));
 	*q = e;
 	return 1;
 }
@@ -652,16 +352,16 @@ static int read_typedef(struct ph *p, char **l, char *tdef, size_t len, int line
 	const char *q = *l + 11, *e;
 
 	ph_skip_blanks(&q);
-	for (e = q; is_ident((unsigned char)*e); e++)
+	for (e = q; ph_is_ident((unsigned char)*e); e++)
 		;
-	copyn(tdef, len, q, (size_t)(e - q));
+	ph_copyn(tdef, len, q, (size_t)(e - q));
 	ph_skip_blanks(&e);
 	while (!strncmp(e, "->", 2)) {
 		const char *n;
 
 		e += 2;
 		ph_skip_blanks(&e);
-		for (n = e; is_ident((unsigned char)*e); e++)
+		for (n = e; ph_is_ident((unsigned char)*e); e++)
 			;
 		if (e == n)
 			break;
@@ -671,7 +371,7 @@ static int read_typedef(struct ph *p, char **l, char *tdef, size_t len, int line
 		ph_fail(p, line, "cannot read the typedef comment '%s'", *l);
 		return -1;
 	}
-	*l = trim((char *)e + 2);
+	*l = ph_trim((char *)e + 2);
 	if ((*l)[0] && (*l)[strlen(*l) - 1] != '{')
 		tdef[0] = 0;
 	return 0;
@@ -685,10 +385,10 @@ static int open_nested(struct ph *p, struct ph_reader *r, const char *l, const c
 {
 	char tag[PH_NAME] = "";
 	const char *q = l;
-	int is_union = !strncmp(q, "union", 5) && !is_ident((unsigned char)q[5]);
+	int is_union = !strncmp(q, "union", 5) && !ph_is_ident((unsigned char)q[5]);
 	int bi;
 
-	if (!is_union && (strncmp(q, "struct", 6) || is_ident((unsigned char)q[6]))) {
+	if (!is_union && (strncmp(q, "struct", 6) || ph_is_ident((unsigned char)q[6]))) {
 		ph_fail(p, r->line, "expected 'struct [TAG] {' or 'union [TAG] {': '%s'", l);
 		return -1;
 	}
@@ -792,7 +492,7 @@ int ph_read_text(struct ph *p, const char *text)
 		memcpy(buf, s, n);
 		buf[n] = '\0';
 		s = nl ? nl + 1 : s + n;
-		l = trim(buf);
+		l = ph_trim(buf);
 		if (r.depth ? read_inner(p, &r, l) : open_top(p, &r, l))
 			return -1;
 	}
