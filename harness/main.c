@@ -25,8 +25,10 @@ static const struct cmd_help help_help = {
     .name = "help",
     .synopsis = "usage: pcbench help [CMD | --commands | --options]\n",
     .about = "The commands, or the options and usage of command CMD (as CMD --help prints\n"
-	     "them); --commands and --options print them for scripts (completion, man page).\n",
+	     "them); --commands and --options print them for scripts (completion, man pages).\n",
     .opts = help_opts,
+    .after = "Exit status: 0 printed, 1 stdout could not be written, 2 bad usage (no such\n"
+	     "CMD).\n",
 };
 
 /* The command table: dispatch, --help and `pcbench help` come from these rows. */

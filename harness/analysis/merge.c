@@ -38,7 +38,7 @@ const struct cmd_help merge_help = {
 	     "then puts the hosts (their --label) side by side.\n",
     .opts = merge_opts,
     .after = "Exit status: 0 merged, 1 a write failed, 2 bad usage or input (nothing\n"
-	     "written).\n"
+	     "written), 3 interrupted (no half-written file is left).\n"
 	     "\n"
 	     "Example:\n"
 	     "  pcbench merge results/lab-*/lab1/* results/lab-*/lab2/* -o results/merged\n",

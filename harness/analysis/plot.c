@@ -658,7 +658,8 @@ const struct cmd_help plot_help = {
 	     "  c2c-matrix.png                     from a c2c --matrix run\n",
     .opts = plot_opts,
     .after = "Exit status: 0 plots written, 1 gnuplot failed, 2 bad usage or input,\n"
-	     "4 skipped (gnuplot is not installed, or nothing to plot).\n",
+	     "3 interrupted (the plots written are whole), 4 skipped (gnuplot is not\n"
+	     "installed, or nothing to plot).\n",
 };
 
 /*

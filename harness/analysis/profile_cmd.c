@@ -34,7 +34,8 @@ const struct cmd_help profile_help = {
 	     "docs/kernel.md; a spinlock slow path counts when folio_lruvec_lock* called it).\n"
 	     "RUN is a run directory measured with --profile (its profile.csv).\n",
     .opts = profile_opts,
-    .after = "\nExit status: 0 printed, 2 bad usage, or RUN has no profile data.\n"
+    .after = "\nExit status: 0 printed, 1 the report could not be written, 2 bad usage, or RUN\n"
+	     "has no profile data, 3 interrupted.\n"
 	     "\n"
 	     "Example:\n"
 	     "  pcbench -s kernel -w page_fault2 -t 2 --profile -o /tmp/pf2\n"

@@ -21,6 +21,11 @@ const struct cmd_help hitm_help = {
 	     "object.field through the layouts in RUN/objects.json.\n",
     .opts = hitm_opts,
     .subs = (const struct cmd_help *const[]){&hitm_record_help, &hitm_report_help, NULL},
+    .after = "Exit status: record: the measurement's (0 to 5, pcbench help measure), also 2\n"
+	     "when perf or a PMU that samples memory accesses is missing, or perf's own when\n"
+	     "perf c2c record fails; report: 0 printed, 1 perf script failed (what it read is\n"
+	     "reported) or the report could not be written, 2 bad usage or input (no\n"
+	     "objects.json, no perf), 3 interrupted.\n",
 };
 
 int hitm_main(int argc, char **argv)

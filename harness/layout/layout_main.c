@@ -28,6 +28,9 @@ const struct cmd_help layout_help = {
 	     "operation, and every cache line where a field written by one thread shares the\n"
 	     "line with a field used by another is flagged. --all also lists untouched lines.\n",
     .after =
+	"Exit status: 0 done, 1 the output could not be written, 2 bad usage or input,\n"
+	"3 interrupted.\n"
+	"\n"
 	"Examples:\n"
 	"  pahole -C page_counter vmlinux | pcbench layout import --name mine - > mine.layout\n"
 	"  pcbench layout import --from-object vmlinux -E --struct mem_cgroup -o memcg.layout\n"

@@ -69,8 +69,9 @@ const struct cmd_help model_help = {
 	     "field and the code site that caused it.\n",
     .opts = model_opts,
     .opt_more = selection_more,
-    .after = "Same options, same output, byte for byte. Exit status: 0 ok, 1 a family failed,\n"
-	     "2 bad usage, 4 everything skipped (placement does not fit the topology).\n"
+    .after = "Same options, same output, byte for byte. Exit status: 0 ok, 1 a family\n"
+	     "or a write failed, 2 bad usage, 3 interrupted, 4 everything skipped (placement does\n"
+	     "not fit the topology).\n"
 	     "\n"
 	     "Example:\n"
 	     "  pcbench model -s page_counter -w stocked -t 2,8 -P scatter --topology \\\n"

@@ -72,7 +72,8 @@ const struct cmd_help compare_help = {
     .opts = compare_opts,
     .more = print_formats,
     .after = "\n"
-	     "Exit status: 0 compared, 2 bad usage or input (nothing compared).\n"
+	     "Exit status: 0 compared, 1 the report could not be written (stdout, or a file of\n"
+	     "-o), 2 bad usage or input (nothing compared), 3 interrupted.\n"
 	     "\n"
 	     "Examples:\n"
 	     "  pcbench compare results/latest\n"
