@@ -1,12 +1,13 @@
 #!/bin/sh
 # install.sh SRCDIR BUILDDIR - make install and make package. 1) cmake --install into a
 # DESTDIR: bin/pcbench, bin/pcbench-lab-run and bin/pcbench-slurm-submit (their help, man
-# pages, helpers found from bin/), share/pcbench/scripts (gnuplot and lab scripts), the man page, the
-# bash completion; the installed binary, run from elsewhere with no source tree in reach,
+# pages, helpers found from bin/), share/pcbench/scripts (gnuplot and lab scripts), the man
+# pages (pcbench(1), pcbench-CMD(1) for every command), the bash completion; the installed
+# binary, run from elsewhere with no source tree in reach,
 # prints --version and --list, measures, and plots (it finds its gnuplot scripts in
 # ../share/pcbench/scripts). 2) the completion script completes commands and options and
 # lists every option of pcbench help --options. 3) CPack's .deb and .rpm list the binary,
-# the man page and the completion; lintian is clean on the .deb, its name is Debian's, the .rpm
+# the man pages and the completion; lintian is clean on the .deb, its name is Debian's, the .rpm
 # has a vendor, summary and description; the .deb unpacked into a scratch root runs the same way.
 set -u
 src=$1
@@ -62,6 +63,11 @@ grep -q "usr/bin/../share/pcbench/scripts/slurm/pcbench.sbatch" "$tmp/sbatch.log
 	{ echo "FAIL: the installed pcbench-slurm-submit does not find its job scripts"; cat "$tmp/sl.out"; fail=1; }
 zcat "$tmp/root/usr/share/man/man1/pcbench.1.gz" | grep -q '^\.TH PCBENCH' ||
 	{ echo "FAIL: the man page is not from help2man"; fail=1; }
+# a man page per command of the command table (tests/manpages.sh checks what they say)
+cmd_pages=$("$build/pcbench" help --commands | cut -f 1 | sed 's|^|/usr/share/man/man1/pcbench-|; s|$|.1.gz|')
+for f in $cmd_pages; do
+	zcat "$tmp/root$f" 2>/dev/null | grep -q "^\.TH PCBENCH-" || { echo "FAIL: install: no $f"; fail=1; }
+done
 runs_here "$tmp/root"
 
 # 2) the completion script.
@@ -97,7 +103,7 @@ deb=$(ls "$tmp/pkg"/*.deb) rpm=$(ls "$tmp/pkg"/*.rpm) ||
 dpkg-deb -c "$deb" | awk '{ print $6 }' >"$tmp/deb.list"
 rpm -qlp "$rpm" >"$tmp/rpm.list" 2>/dev/null
 for f in /usr/bin/pcbench /usr/share/man/man1/pcbench.1.gz /usr/share/bash-completion/completions/pcbench \
-	/usr/share/pcbench/scripts/scaling.gp; do
+	/usr/share/pcbench/scripts/scaling.gp $cmd_pages; do
 	grep -qx "\.$f" "$tmp/deb.list" || { echo "FAIL: .deb lacks $f"; fail=1; }
 	grep -qx "$f" "$tmp/rpm.list" || { echo "FAIL: .rpm lacks $f"; fail=1; }
 done

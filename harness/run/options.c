@@ -181,9 +181,9 @@ const struct cmd_help measure_help = {
     .opts = measure_opts,
     .opt_more = selection_more,
     .after =
-	"  --benchmark_filter=REGEX selects families by name, e.g.\n"
-	"                           page_counter/preset:v6.0-rc1/workload:direct/"
-	"placement:scatter/threads:2\n"
+	"  --benchmark_filter=REGEX selects families whose name it matches (an extended\n"
+	"                           regex, found anywhere in the name), e.g.\n"
+	"                           'preset:v6.0-rc1/workload:direct/placement:scatter/threads:2'\n"
 	"  --benchmark_enable_random_interleaving=false  runs repetitions in order\n"
 	"                           (blocks: every block in the order of -p)\n"
 	"  --benchmark_out=FILE --benchmark_out_format=json|csv\n"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# manpages.sh PCBENCH SRCDIR BUILDDIR - the man pages scripts/gen-man made in BUILDDIR/man:
+# pcbench(1) and, for every command of the command table (pcbench help --commands), its page
+# pcbench-CMD(1), plain and gzip'd. Each renders without a warning (man --warnings, as lintian
+# runs it, at 80 and 120 columns; groff -ww), has NAME, SYNOPSIS, DESCRIPTION, EXIT STATUS,
+# ENVIRONMENT, FILES and SEE ALSO, lists in EXIT STATUS every status its command's --help
+# names, and names every other page in SEE ALSO. A missing man or groff is a failure
+# (scripts/install-deps).
+. "${0%/*}/preamble.sh"
+build=$3
+man=$build/man
+for t in man groff help2man; do
+	command -v $t >/dev/null 2>&1 || { no "no $t (scripts/install-deps)"; exit 1; }
+done
+"$pcbench" help --commands | cut -f 1 >"$tmp/cmds"
+[ -s "$tmp/cmds" ] || { no "help --commands lists nothing"; exit 1; }
+pages="pcbench $(sed 's/^/pcbench-/' "$tmp/cmds" | tr '\n' ' ')"
+
+# exit_codes - the single digits in the "Exit status:" paragraph of a help text on stdin
+exit_codes() {
+	awk 'BEGIN { RS = "" } i = index($0, "Exit status:") { print substr($0, i) }' |
+		grep -o '\<[0-9]\>' | sort -u | tr '\n' ' '
+}
+# page_codes - the statuses the EXIT STATUS section of a page (roff, stdin) lists (.TP items)
+page_codes() {
+	awk '/^\.SH / { s = $0 ~ /EXIT STATUS/; next } s && tp && /^\.BR? / { print } { tp = $0 == ".TP" }' |
+		grep -o '\<[0-9]\>' | sort -u | tr '\n' ' '
+}
+
+for p in $pages; do
+	f=$man/$p.1
+	[ -s "$f" ] && [ -s "$f.gz" ] || { no "$p: no $f and $f.gz"; continue; }
+	zcat "$f.gz" | cmp -s - "$f" || no "$p: $f.gz is not $f"
+	for w in 80 120; do
+		MANWIDTH=$w man --warnings -E UTF-8 -l -Tutf8 -Z "$f.gz" 2>"$tmp/warn" >"$tmp/out.txt"
+		[ -s "$tmp/warn" ] && { no "$p: man --warnings at $w columns:"; cat "$tmp/warn"; }
+	done
+	groff -man -ww -z "$f" 2>"$tmp/warn"
+	[ -s "$tmp/warn" ] && { no "$p: groff -ww:"; cat "$tmp/warn"; }
+	grep '^\.SH ' "$f" | sed 's/^\.SH //; s/"//g' >"$tmp/sections"
+	for s in NAME SYNOPSIS DESCRIPTION "EXIT STATUS" ENVIRONMENT FILES "SEE ALSO"; do
+		grep -qx "$s" "$tmp/sections" || no "$p: no $s section"
+	done
+	grep -q "^\.TH $(echo "$p" | tr a-z A-Z) " "$f" || no "$p: its .TH does not name it"
+	# every status the help names is in EXIT STATUS
+	cmd=${p#pcbench}
+	cmd=${cmd#-}
+	want=$("$pcbench" $cmd --help | exit_codes)
+	[ -n "$want" ] || no "$p: pcbench $cmd --help names no exit status"
+	got=$(page_codes <"$f")
+	for c in $want; do
+		case " $got" in *" $c "*) ;; *) no "$p: EXIT STATUS lacks $c (--help names $want; page: $got)" ;; esac
+	done
+	# SEE ALSO: every other page
+	sed -n '/^\.SH "SEE ALSO"/,/^\.SH/p' "$f" >"$tmp/see"
+	for q in $pages pcbench-lab-run pcbench-slurm-submit; do
+		[ "$q" = "$p" ] && continue
+		ref=$(printf '.BR \\%%%s (1)' "$(echo "$q" | sed 's/-/\\-/g')")
+		grep -qF "$ref" "$tmp/see" || no "$p: SEE ALSO lacks $q(1)"
+	done
+done
+# the rendered page of a command says what the man reader sees
+MANWIDTH=80 man -l "$man/pcbench-compare.1" 2>/dev/null | grep -q '^EXIT STATUS' ||
+	no "pcbench-compare(1) does not render its EXIT STATUS"
+[ $fail -eq 0 ] && echo "manpages: ok ($(echo $pages | wc -w) pages)"
+exit $fail
