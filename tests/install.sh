@@ -79,10 +79,13 @@ complete_words() { # complete_words WORD... : what completing the last word offe
 [ "$(complete_words pcbench mer)" = merge ] || { echo "FAIL: completion: pcbench mer"; fail=1; }
 complete_words pcbench merge --o | grep -qx -- --out || { echo "FAIL: completion: merge --o"; fail=1; }
 complete_words pcbench --lab | grep -qx -- --label || { echo "FAIL: completion: --lab"; fail=1; }
-# values: scenarios, workloads after a comma, formats, placements, sub-commands
+# values: scenarios, workloads after a comma, formats, placements, PMUs, presets, metrics,
+# events, sub-commands
 for want in "page_counter|pcbench -s pa" "page_fault1,tcp|pcbench -s kernel -w page_fault1,t" \
 	"lkp|pcbench compare r --format l" "scatter|pcbench -P sc" "record|pcbench hitm rec" \
-	"show|pcbench layout sh" "kernel|pcbench compare r --by k" "spr|pcbench --pmu sp"; do
+	"show|pcbench layout sh" "kernel|pcbench compare r --by k" "spr|pcbench --pmu sp" \
+	"v6.0-rc1|pcbench -p v6.0-r" "ops_per_s,ns_per_op|pcbench compare r -m ops_per_s,ns_p" \
+	"report|pcbench hitm rep" "import|pcbench layout im" "cycles|pcbench --events cyc"; do
 	# shellcheck disable=SC2086
 	complete_words ${want#*|} | grep -qx -- "${want%%|*}" ||
 		{ echo "FAIL: completion: ${want#*|} does not offer ${want%%|*}"; fail=1; }
