@@ -15,7 +15,7 @@
 data = ARG1
 n = words(ARG4)
 series = int(ARG5)
-set terminal pngcairo size 1000, 80 + 340 * n noenhanced font ",11"
+set terminal pngcairo size 1100, 80 + 340 * n noenhanced font ",11"
 set output ARG2
 set datafile missing "?"
 set style data histograms
@@ -23,12 +23,14 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.7 border -1
 set yrange [0:*]
 set grid ytics
-set key below left maxcols 4
+# The key right of each panel, so that the x label stays under its x axis.
+set key outside right top vertical
+set xlabel "workload, threads"
+set ylabel "events per operation"
 set multiplot layout n, 1 title ARG3
 do for [e=1:n] {
 	ev = word(ARG4, e)
 	set title ev
-	set ylabel "events per operation"
 	plot for [i=0:series-1] data index (e - 1) \
 		using (column(2 + 2 * i)):(column(3 + 2 * i)):xtic(1) title columnheader(2 + 2 * i)
 }

@@ -58,7 +58,7 @@ inside() { # the files a DIR option's command creates in it
 	"$MODEL -o @") echo model.csv ;;
 	"compare "*) echo $cmp_files ;;
 	"merge "*) echo results.csv results.jsonl ;;
-	"plot "*) echo scaling-page_counter-direct.png counters-page_counter.png ;;
+	"plot "*) echo scaling-page_counter-direct.png forest-page_counter-direct.png counters-page_counter.png ;;
 	esac
 }
 

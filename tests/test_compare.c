@@ -7,7 +7,8 @@
  * Without "plot": golden output (table, lkp, markdown, two runs), the join (keys on one
  * side listed, statuses not ok and multiplexed counters flagged), the base preset, --by
  * host, and bad input (exit 2 naming it); plot without gnuplot exits 4.
- * With "plot": PNG files from a fixture; fails when gnuplot is absent (install-deps --plot).
+ * With "plot": PNG files from a fixture (scaling, forest, counters); fails when gnuplot is
+ * absent (install-deps --plot).
  *
  * Golden files start with one comment line saying what they check; the rest must equal
  * the output byte for byte. PCBENCH_UPDATE_GOLDEN=1 rewrites them from the current output
@@ -613,6 +614,7 @@ static int test_plot(void)
 	CHECK(strstr(r.out, "c2c-matrix.png: no c2c --matrix data"),
 	      "plot: no note that c2c-matrix.png was skipped");
 	check_png(out, "scaling-fixture-w1.png");
+	check_png(out, "forest-fixture-w1.png");
 	check_png(out, "counters-fixture.png");
 	result_free(&r);
 	CHECK(rmdir(out) == 0, "plot: %s holds more files than expected", out);

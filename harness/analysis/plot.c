@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * plot.c - `pcbench plot RUN [-o DIR]`: PNG plots of a run through gnuplot.
+ * plot.c - `pcbench plot RUN [-o DIR] [--keep-data]`: PNG plots of a run through gnuplot.
  *
  * pcbench reduces the ok repetitions of each measurement to a median and a sample standard
  * deviation, writes them to small data files, and runs the gnuplot scripts in scripts/
- * (scaling.gp, counters.gp) on them; all drawing is gnuplot's. Without gnuplot it writes
- * nothing and exits 4 (skipped).
+ * (scaling.gp, counters.gp, c2c-matrix.gp; forest.gp from forest.c) on them; all drawing
+ * is gnuplot's. The rows of several hosts (a merged lab run: their label column) are never
+ * pooled: each host has its own lines. Without gnuplot it writes nothing and exits 4
+ * (skipped).
  */
 #include <errno.h>
 #include <jansson.h>
@@ -19,48 +21,53 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "compare/compare.h"
 #include "csv.h"
 #include "gnuplot.h"
 #include "harness.h"
+#include "plot.h"
 #include "stats.h"
 #include "results.h"
 #include "outfile.h"
 #include "outpath.h"
 #include "stop.h"
+#include "strbuf.h"
 #include "util.h"
 
 /* Counter columns plotted in counters-<scenario>.png: <stem>..._per_op. */
 static const char *const counter_stems[] = {"hitm", "rfo_hitm", "c2c_fill", "llc_miss"};
 
-/*
- * A line of a plot: one preset (and layout, parameters, placement, home, host). A series
- * is every line with the same label: the same preset measured with per-workload parameter
- * defaults (nr=1 for direct, nr=3 for stocked) is one series.
- */
-struct line {
-	char *scenario, *preset, *layout, *label;
-	char **kv; /* value of each key column */
-	long rank, first;
-};
-
-struct plot {
-	const char *arg;
-	char *csv_path, *dir, *host, *date;
-	struct csv_table *t;
-	int c_scenario, c_preset, c_layout, c_workload, c_threads, c_status, c_ops_per_s;
-	int *keycol; /* key columns that separate lines: param_*, placement, home, host, ... */
-	int nkeys;
-	struct line *lines;
-	int nlines;
-	int *row_line; /* per row: its line */
-	char *tmpdir, *scripts, *gnuplot, *outdir;
-	char *data; /* the data file being built (data_begin) */
-	size_t data_len;
-	int written, failed;
-};
-
 /* share_workload - lines @a and @b have rows of a common workload. */
 static int share_workload(const struct plot *p, int a, int b);
+
+static const char *cellv(const struct plot *p, int row, int col)
+{
+	return col >= 0 ? p->t->rows[row][col] : "";
+}
+
+/* host_of - the host of row @r: its label (--label, the lab's name), else its host. */
+static const char *host_of(const struct plot *p, int r)
+{
+	const char *label = cellv(p, r, p->c_label);
+
+	return label[0] ? label : cellv(p, r, p->c_host);
+}
+
+static int distinct_hosts(const struct plot *p, char **out)
+{
+	int n = 0;
+
+	for (int r = 0; r < p->t->nrows; r++) {
+		const char *h = host_of(p, r);
+		int dup = 0;
+
+		for (int i = 0; i < n && !dup; i++)
+			dup = !strcmp(out[i], h);
+		if (!dup)
+			out[n++] = (char *)h;
+	}
+	return n;
+}
 
 static void load(struct plot *p, const char *arg)
 {
@@ -96,9 +103,15 @@ static void load(struct plot *p, const char *arg)
 	p->c_threads = csv_col(p->t, "threads");
 	p->c_status = csv_col(p->t, "status");
 	p->c_ops_per_s = csv_col(p->t, "ops_per_s");
-	if (!p->host && csv_col(p->t, "host") >= 0)
-		p->host = xstrdup(p->t->rows[0][csv_col(p->t, "host")]);
-	if (!p->date)
+	p->c_host = csv_col(p->t, "host");
+	p->c_label = csv_col(p->t, "label");
+	p->c_cpu_a = csv_col(p->t, "cpu_a");
+	if (!p->host && p->c_host >= 0)
+		p->host = xstrdup(p->t->rows[0][p->c_host]);
+	p->hosts = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
+	p->nhosts = distinct_hosts(p, p->hosts);
+	/* without context.json's start, the run_id names the run (one host: one run) */
+	if (!p->date && p->nhosts == 1)
 		p->date = xstrdup(p->t->rows[0][csv_col(p->t, "run_id")]);
 }
 
@@ -113,22 +126,62 @@ static long rank_of(const char *scenario, const char *preset)
 	return 1000000;
 }
 
-static const char *cellv(const struct plot *p, int row, int col)
+/* no_quote - gnuplot data strings cannot hold a double quote: make each one a '. */
+static char *no_quote(char *s)
 {
-	return col >= 0 ? p->t->rows[row][col] : "";
+	for (char *c = s; *c; c++)
+		if (*c == '"')
+			*c = '\'';
+	return s;
+}
+
+/*
+ * label_line - the title of line @l: its preset [layout], each key column that tells it
+ * from another line of its preset, scenario, host and workload ("batch=64"), and with
+ * several hosts " on HOST" (the host is never pooled, and never a key=value).
+ */
+static void label_line(struct plot *p, int l)
+{
+	struct line *ln = &p->lines[l];
+	char *label =
+	    ln->layout[0] ? xasprintf("%s [%s]", ln->preset, ln->layout) : xstrdup(ln->preset);
+
+	for (int k = 0; k < p->nkeys; k++) {
+		const char *h = p->t->header[p->keycol[k]];
+		int varies = 0;
+
+		if (!strcmp(h, "label") || (p->nhosts > 1 && !strcmp(h, "host")))
+			continue;
+		for (int m = 0; m < p->nlines && !varies; m++)
+			varies = m != l && !strcmp(p->lines[m].scenario, ln->scenario) &&
+				 !strcmp(p->lines[m].preset, ln->preset) &&
+				 !strcmp(p->lines[m].host, ln->host) &&
+				 strcmp(p->lines[m].kv[k], ln->kv[k]) && share_workload(p, l, m);
+		if (varies) {
+			char *more = xasprintf("%s %s=%s", label,
+					       strncmp(h, "param_", 6) ? h : h + 6, ln->kv[k]);
+
+			free(label);
+			label = more;
+		}
+	}
+	ln->base = no_quote(label);
+	ln->label =
+	    no_quote(p->nhosts > 1 ? xasprintf("%s on %s", label, ln->host) : xstrdup(label));
 }
 
 /* Lines: one per distinct (scenario, preset, layout, key columns), in preset order. */
 static void build_lines(struct plot *p)
 {
-	static const char *const extra[] = {"placement", "home", "host", "topology_fp"};
+	static const char *const extra[] = {"placement", "home", "host", "label", "topology_fp"};
+	const int nextra = (int)(sizeof(extra) / sizeof(extra[0]));
 	struct csv_table *t = p->t;
 
-	p->keycol = xrealloc(NULL, (size_t)(t->ncols + 4) * sizeof(int));
+	p->keycol = xrealloc(NULL, (size_t)(t->ncols + nextra) * sizeof(int));
 	for (int k = 0; k < t->ncols; k++)
 		if (!strncmp(t->header[k], "param_", 6))
 			p->keycol[p->nkeys++] = k;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < nextra; i++)
 		if (csv_col(t, extra[i]) >= 0)
 			p->keycol[p->nkeys++] = csv_col(t, extra[i]);
 	p->row_line = xrealloc(NULL, (size_t)(t->nrows + 1) * sizeof(int));
@@ -154,6 +207,7 @@ static void build_lines(struct plot *p)
 			ln->scenario = xstrdup(cellv(p, r, p->c_scenario));
 			ln->preset = xstrdup(cellv(p, r, p->c_preset));
 			ln->layout = xstrdup(cellv(p, r, p->c_layout));
+			ln->host = xstrdup(host_of(p, r));
 			ln->kv = xrealloc(NULL, (size_t)(p->nkeys + 1) * sizeof(char *));
 			for (int k = 0; k < p->nkeys; k++)
 				ln->kv[k] = xstrdup(cellv(p, r, p->keycol[k]));
@@ -163,35 +217,8 @@ static void build_lines(struct plot *p)
 		}
 		p->row_line[r] = found;
 	}
-	for (int l = 0; l < p->nlines; l++) {
-		struct line *ln = &p->lines[l];
-		char *label = ln->layout[0] ? xasprintf("%s [%s]", ln->preset, ln->layout)
-					    : xstrdup(ln->preset);
-
-		for (int k = 0; k < p->nkeys; k++) {
-			int varies = 0;
-
-			for (int m = 0; m < p->nlines && !varies; m++)
-				varies = m != l && !strcmp(p->lines[m].scenario, ln->scenario) &&
-					 !strcmp(p->lines[m].preset, ln->preset) &&
-					 strcmp(p->lines[m].kv[k], ln->kv[k]) &&
-					 share_workload(p, l, m);
-			if (varies) {
-				const char *h = p->t->header[p->keycol[k]];
-				char *more =
-				    xasprintf("%s %s=%s", label,
-					      strncmp(h, "param_", 6) ? h : h + 6, ln->kv[k]);
-
-				free(label);
-				label = more;
-			}
-		}
-		/* gnuplot data strings cannot hold a double quote */
-		for (char *c = label; *c; c++)
-			if (*c == '"')
-				*c = '\'';
-		ln->label = label;
-	}
+	for (int l = 0; l < p->nlines; l++)
+		label_line(p, l);
 }
 
 static int share_workload(const struct plot *p, int a, int b)
@@ -207,10 +234,22 @@ static int share_workload(const struct plot *p, int a, int b)
 	return 0;
 }
 
+static int host_index(const struct plot *p, const char *host)
+{
+	for (int i = 0; i < p->nhosts; i++)
+		if (!strcmp(p->hosts[i], host))
+			return i;
+	return 0;
+}
+
+/* Series order: by host (first seen), then by preset (the scenario's order). */
 static int line_order(const struct plot *p, int a, int b)
 {
 	const struct line *x = &p->lines[a], *y = &p->lines[b];
+	int hx = host_index(p, x->host), hy = host_index(p, y->host);
 
+	if (hx != hy)
+		return hx < hy ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return (x->first > y->first) - (x->first < y->first);
@@ -246,7 +285,8 @@ static int scenario_series(const struct plot *p, const char *scenario, int *out)
 
 /*
  * values - the non-empty @col values of the ok rows of the series of line @l (every line of
- * its scenario with its label), workload @wl, @threads.
+ * its scenario with its label), workload @wl, @threads; not the rows of a c2c --matrix run
+ * (each of its pairs is a cell of c2c-matrix.png).
  */
 static size_t values(const struct plot *p, int l, const char *wl, long threads, int col,
 		     double *out)
@@ -261,7 +301,7 @@ static size_t values(const struct plot *p, int l, const char *wl, long threads, 
 		double x;
 
 		if (strcmp(lr->scenario, ln->scenario) || strcmp(lr->label, ln->label) ||
-		    strcmp(cellv(p, r, p->c_workload), wl) ||
+		    strcmp(cellv(p, r, p->c_workload), wl) || cellv(p, r, p->c_cpu_a)[0] ||
 		    strtol(cellv(p, r, p->c_threads), NULL, 10) != threads ||
 		    strcmp(cellv(p, r, p->c_status), "ok") || !v[0])
 			continue;
@@ -295,31 +335,74 @@ static int distinct(const struct plot *p, const char *scenario, int col, char **
 }
 
 /*
+ * How the workloads of a scenario are drawn against threads: ops/s (scaling-*.png); or, for
+ * the c2c probe, whose operation is one transfer of a line between threads (a ring above
+ * two), ns per transfer from 2 threads on (transfer-*.png): its ops/s against threads, with
+ * a line of linear scaling, says nothing.
+ */
+struct axis {
+	const char *stem, *what, *ylabel, *yformat;
+	long min_threads;
+	int per_transfer; /* y = 1e9 / ops_per_s: ns per transfer */
+};
+
+static const struct axis axes[] = {
+    {"scaling", "throughput against threads",
+     "throughput [operations/s], median of the repetitions, bars: ±1 stddev", "%.1s%c", 1, 0},
+    {"transfer", "ns per one-way transfer against threads",
+     "ns per one-way cache-line transfer (1e9 / ops/s), median, bars: ±1 stddev", "%g", 2, 1},
+};
+
+static const struct axis *axis_of(const char *scenario)
+{
+	return &axes[!strcmp(scenario, "c2c")];
+}
+
+/* check_stem - STEM.png (with --keep-data also STEM.dat, STEM.gp) may be made; frees @stem. */
+static void check_stem(const struct plot *p, char *stem)
+{
+	static const char *const ext[] = {"png", "dat", "gp"};
+	char err[PATH_MAX + 256];
+
+	for (int k = 0; k < (p->keep ? 3 : 1); k++) {
+		char *path = xasprintf("%s/%s.%s", p->outdir, stem, ext[k]);
+
+		if (outpath_check_inside(path, err, sizeof(err)))
+			usage_error("-o", p->outdir, "%s", err);
+		free(path);
+	}
+	free(stem);
+}
+
+/*
  * check_names - the scenarios and workloads name the PNG files: each must be one plain
- * file name (outpath.h), and each PNG's name in -o DIR must be free or a regular file (a
- * symlink or FIFO there is refused), or the run is refused before anything is made.
+ * file name (outpath.h), and each PNG's name in -o DIR (and its data and script's, with
+ * --keep-data) must be free or a regular file (a symlink or FIFO there is refused), or the
+ * run is refused before anything is made.
  */
 static void check_names(const struct plot *p)
 {
+	char **scs = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
+	char **wls = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
+	int nsc = distinct(p, NULL, p->c_scenario, scs);
 	char err[PATH_MAX + 256];
 
-	for (int r = 0; r < p->t->nrows; r++) {
-		const char *v[2] = {cellv(p, r, p->c_scenario), cellv(p, r, p->c_workload)};
-		char *png[3];
+	for (int s = 0; s < nsc; s++) {
+		int nwl = distinct(p, scs[s], p->c_workload, wls);
 
-		for (int k = 0; k < 2; k++)
-			if (v[k][0] && outpath_name_check(v[k], err, sizeof(err)))
-				usage_error(k ? "workload" : "scenario", v[k],
-					    "%s (it names a plot file)", err);
-		png[0] = xasprintf("%s/scaling-%s-%s.png", p->outdir, v[0], v[1]);
-		png[1] = xasprintf("%s/counters-%s.png", p->outdir, v[0]);
-		png[2] = xasprintf("%s/c2c-matrix.png", p->outdir);
-		for (int k = 0; k < 3; k++) {
-			if (outpath_check_inside(png[k], err, sizeof(err)))
-				usage_error("-o", p->outdir, "%s", err);
-			free(png[k]);
+		if (scs[s][0] && outpath_name_check(scs[s], err, sizeof(err)))
+			usage_error("scenario", scs[s], "%s (it names a plot file)", err);
+		for (int w = 0; w < nwl; w++) {
+			if (wls[w][0] && outpath_name_check(wls[w], err, sizeof(err)))
+				usage_error("workload", wls[w], "%s (it names a plot file)", err);
+			check_stem(p, xasprintf("%s-%s-%s", axis_of(scs[s])->stem, scs[s], wls[w]));
+			check_stem(p, xasprintf("forest-%s-%s", scs[s], wls[w]));
 		}
+		check_stem(p, xasprintf("counters-%s", scs[s]));
 	}
+	check_stem(p, xstrdup("c2c-matrix"));
+	free(scs);
+	free(wls);
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -363,116 +446,109 @@ static void fmt_num(FILE *f, double v)
 		fprintf(f, " %.10g", v);
 }
 
-/* gnuplot - gnuplot.c's gnuplot_run, counted: "wrote PNG", or a failure (not one that a
- * signal caused). */
-static int gnuplot(struct plot *p, const char *script, const char *png, char *const *args)
+/*
+ * series_styles - per series of @ls with points (@has), its colour (one per preset, the
+ * same on every host) in @colours and its host (dash and point type) in @hosts, as the
+ * space-separated numbers scaling.gp takes.
+ */
+static void series_styles(const struct plot *p, const int *ls, const int *has, int nls,
+			  struct sb *colours, struct sb *hosts)
 {
-	if (gnuplot_run(p->gnuplot, p->scripts, script, png, args)) {
-		p->failed += !stop_requested;
-		return -1;
-	}
-	printf("wrote %s\n", png);
-	p->written++;
-	return 0;
-}
+	const char **bases = xcalloc((size_t)nls + 1, sizeof(char *));
+	int nb = 0;
 
-static char *title_suffix(const struct plot *p)
-{
-	return xasprintf("(host %s, %s)", p->host && p->host[0] ? p->host : "unknown",
-			 p->date ? p->date : "date unknown");
+	for (int i = 0; i < nls; i++) {
+		const struct line *ln = &p->lines[ls[i]];
+		int c = 0;
+
+		if (!has[i])
+			continue;
+		while (c < nb && strcmp(bases[c], ln->base))
+			c++;
+		if (c == nb)
+			bases[nb++] = ln->base;
+		sb_printf(colours, "%s%d", colours->n ? " " : "", c + 1);
+		sb_printf(hosts, "%s%d", hosts->n ? " " : "", host_index(p, ln->host) + 1);
+	}
+	free(bases);
 }
 
 /*
- * data_begin/data_end - a gnuplot data file is built in memory and written through
- * lib/outfile; on a failed write the plot is skipped and the command exits 1.
+ * plot_scaling - STEM-@sc-@wl.png (struct axis): the median over the ok repetitions and
+ * their stddev against threads, one line per series (preset and host).
  */
-static FILE *data_begin(struct plot *p)
-{
-	FILE *f = open_memstream(&p->data, &p->data_len);
-
-	if (!f)
-		die("memory", "plot data", "out of memory");
-	return f;
-}
-
-static int data_end(struct plot *p, FILE *f, char *path)
-{
-	int bad = fclose(f) != 0;
-
-	if (bad)
-		fprintf(stderr, "pcbench: plot: %s: out of memory\n", path);
-	bad = bad || outfile_write_all(path, p->data, p->data_len);
-	if (!bad)
-		outfile_track(path, 1); /* removed by data_drop, or by a second signal */
-	free(p->data);
-	p->data = NULL;
-	p->failed |= bad;
-	return bad ? -1 : 0;
-}
-
-/* data_drop - remove the data file @path once gnuplot has read it. */
-static void data_drop(char *path)
-{
-	outfile_track(path, 0);
-	unlink(path);
-}
-
 static void plot_scaling(struct plot *p, const char *sc, const char *wl, const int *ls, int nls)
 {
-	char *data = xasprintf("%s/scaling-%s-%s.dat", p->tmpdir, sc, wl);
-	char *png = xasprintf("%s/scaling-%s-%s.png", p->outdir, sc, wl);
+	const struct axis *ax = axis_of(sc);
+	char *stem = xasprintf("%s-%s-%s", ax->stem, sc, wl);
+	char *data = plot_data_path(p, stem), *png = xasprintf("%s/%s.png", p->outdir, stem);
 	long th[1024];
-	int nth = thread_counts(p, sc, wl, th), blocks = 0;
+	int nth = thread_counts(p, sc, wl, th), blocks = 0,
+	    *has = xcalloc((size_t)nls + 1, sizeof(int));
 	double *v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double)), ref = NAN;
 	const char *ref_label = "";
-	FILE *f = data_begin(p);
+	FILE *f = plot_data_begin(p);
+	int drawn = 0;
 
-	fprintf(f, "# %s %s: per line, threads, median ops/s, stddev\n", sc, wl);
+	fprintf(f, "# %s %s: per line, threads, median %s, stddev\n", sc, wl,
+		ax->per_transfer ? "ns per transfer" : "ops/s");
 	for (int i = 0; i < nls; i++) {
-		int points = 0;
-
 		for (int k = 0; k < nth; k++) {
-			size_t n = values(p, ls[i], wl, th[k], p->c_ops_per_s, v);
+			size_t n = th[k] < ax->min_threads
+				       ? 0
+				       : values(p, ls[i], wl, th[k], p->c_ops_per_s, v);
 
 			if (!n)
 				continue;
-			if (!points)
-				fprintf(f, "%s\"%s\"\n", blocks ? "\n\n" : "",
-					p->lines[ls[i]].label);
+			for (size_t j = 0; ax->per_transfer && j < n; j++)
+				v[j] = v[j] > 0 ? 1e9 / v[j] : NAN;
+			if (!has[i]++) {
+				fprintf(f, "%s", blocks++ ? "\n\n" : "");
+				plot_quoted(f, p->lines[ls[i]].label);
+				fprintf(f, "\n");
+			}
 			fprintf(f, "%ld", th[k]);
 			fmt_num(f, stats_median(v, n));
 			fmt_num(f, stats_stddev(v, n));
 			fprintf(f, "\n");
-			if (!blocks && th[k] == 1) {
+			if (blocks == 1 && th[k] == 1 && !ax->per_transfer) {
 				ref = stats_median(v, n);
 				ref_label = p->lines[ls[i]].label;
 			}
-			points++;
 		}
-		blocks += points > 0;
 	}
-	if (data_end(p, f, data)) {
+	if (plot_data_end(p, f, data)) {
 		/* said why; no plot from a cut data file */
 	} else if (blocks) {
-		char *suffix = title_suffix(p);
-		char *title =
-		    xasprintf("%s, workload %s: throughput against threads %s", sc, wl, suffix);
+		char *suffix = plot_title_suffix(p);
+		char *title = xasprintf("%s, workload %s: %s %s", sc, wl, ax->what, suffix);
 		char refs[64] = "";
 		char *reflab = xasprintf("linear scaling of %s at 1 thread", ref_label);
-		char *args[] = {data, png, title, refs, reflab, NULL};
+		struct sb colours = {0}, hosts = {0};
+		char *args[] = {
+		    data, png,	title, (char *)ax->ylabel, (char *)ax->yformat, refs, reflab,
+		    NULL, NULL, NULL};
 
+		series_styles(p, ls, has, nls, &colours, &hosts);
+		args[7] = (char *)sb_str(&colours);
+		args[8] = (char *)sb_str(&hosts);
 		if (!isnan(ref))
 			snprintf(refs, sizeof(refs), "%.10g", ref);
-		gnuplot(p, "scaling.gp", png, args);
+		drawn = !plot_gnuplot(p, "scaling.gp", png, args);
 		free(suffix);
 		free(title);
 		free(reflab);
+		free(colours.p);
+		free(hosts.p);
 	} else {
-		printf("skipped %s: no ok measurement\n", png);
+		printf("skipped %s: no ok measurement%s\n", png,
+		       ax->min_threads > 1 ? " at 2 or more threads (not --matrix)" : "");
 	}
-	data_drop(data);
+	plot_data_drop(p, data, drawn);
+	free(stem);
 	free(data);
 	free(png);
+	free(has);
 	free(v);
 }
 
@@ -489,8 +565,8 @@ static int is_counter(const char *h)
 
 static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls)
 {
-	char *data = xasprintf("%s/counters-%s.dat", p->tmpdir, sc);
-	char *png = xasprintf("%s/counters-%s.png", p->outdir, sc);
+	char *stem = xasprintf("counters-%s", sc);
+	char *data = plot_data_path(p, stem), *png = xasprintf("%s/%s.png", p->outdir, stem);
 	char **wls = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
 	int nwl = distinct(p, sc, p->c_workload, wls), nev = 0;
 	double *v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double));
@@ -520,11 +596,14 @@ static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls
 		       png);
 		goto out;
 	}
-	f = data_begin(p);
+	f = plot_data_begin(p);
 	for (int e = 0; e < nev; e++) {
 		fprintf(f, "%s\"%s\"", e ? "\n\n" : "", ev[e].name);
-		for (int i = 0; i < nls; i++)
-			fprintf(f, " \"%s\" \"stddev\"", p->lines[ls[i]].label);
+		for (int i = 0; i < nls; i++) {
+			fputc(' ', f);
+			plot_quoted(f, p->lines[ls[i]].label);
+			fprintf(f, " \"stddev\"");
+		}
 		fprintf(f, "\n");
 		for (int w = 0; w < nwl; w++) {
 			int nth = thread_counts(p, sc, wls[w], th);
@@ -547,8 +626,8 @@ static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls
 			}
 		}
 	}
-	if (!data_end(p, f, data)) {
-		char *suffix = title_suffix(p);
+	if (!plot_data_end(p, f, data)) {
+		char *suffix = plot_title_suffix(p);
 		char *title = xasprintf("%s: counters per operation by preset %s", sc, suffix);
 		char nseries[16], *events = NULL;
 		char *args[] = {data, png, title, NULL, nseries, NULL};
@@ -562,13 +641,15 @@ static void plot_counters(struct plot *p, const char *sc, const int *ls, int nls
 		}
 		args[3] = events;
 		snprintf(nseries, sizeof(nseries), "%d", nls);
-		gnuplot(p, "counters.gp", png, args);
+		plot_data_drop(p, data, !plot_gnuplot(p, "counters.gp", png, args));
 		free(suffix);
 		free(title);
 		free(events);
+	} else {
+		plot_data_drop(p, data, 0);
 	}
-	data_drop(data);
 out:
+	free(stem);
 	free(data);
 	free(png);
 	free(wls);
@@ -601,10 +682,10 @@ static void plot_matrix(struct plot *p)
 				cpus[n++] = cpu;
 		}
 	qsort(cpus, (size_t)n, sizeof(int), cmp_int);
-	data = xasprintf("%s/c2c-matrix.dat", p->tmpdir);
+	data = plot_data_path(p, "c2c-matrix");
 	png = xasprintf("%s/c2c-matrix.png", p->outdir);
 	v = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(double));
-	f = data_begin(p);
+	f = plot_data_begin(p);
 	fprintf(f, "# column row median-ns cpu-of-column cpu-of-row\n");
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < n; j++) {
@@ -625,13 +706,14 @@ static void plot_matrix(struct plot *p)
 		}
 		fprintf(f, "\n");
 	}
-	title_end = title_suffix(p);
+	title_end = plot_title_suffix(p);
 	title = xasprintf("c2c %s: ns per one-way transfer %s",
 			  p->t->nrows ? cellv(p, 0, p->c_workload) : "", title_end);
 	snprintf(ncpus, sizeof(ncpus), "%d", n);
-	if (!data_end(p, f, data))
-		gnuplot(p, "c2c-matrix.gp", png, (char *[]){data, png, title, ncpus, NULL});
-	data_drop(data);
+	plot_data_drop(
+	    p, data,
+	    !plot_data_end(p, f, data) &&
+		!plot_gnuplot(p, "c2c-matrix.gp", png, (char *[]){data, png, title, ncpus, NULL}));
 	free(title_end);
 	free(title);
 	free(data);
@@ -639,27 +721,48 @@ static void plot_matrix(struct plot *p)
 	free(v);
 }
 
+enum { O_KEEP = OPT_LONG };
+
 static const struct opt plot_opts[] = {
     {"out", 'o', "DIR", "write the plots here (default: the run directory)"},
+    {"keep-data", O_KEEP, NULL,
+     "keep, beside each NAME.png, its data NAME.dat and NAME.gp,\n"
+     "which draws it again (gnuplot NAME.gp, in that directory)"},
     {"help", 'h', NULL, "this text"},
     {NULL, 0, NULL, NULL},
 };
 
 const struct cmd_help plot_help = {
     .name = "plot",
-    .synopsis = "usage: pcbench plot RUN [-o DIR]\n",
+    .synopsis = "usage: pcbench plot RUN [-o DIR] [--keep-data]\n",
     .about = "Writes PNG plots of RUN (a run directory or a results CSV) through gnuplot\n"
-	     "(Debian: gnuplot-nox), into DIR (default: the run directory):\n"
-	     "  scaling-<scenario>-<workload>.png  ops/s against threads, one line per preset,\n"
-	     "                                     bars +-1 stddev over the repetitions, and the\n"
-	     "                                     linear scaling of the first preset's 1 thread\n"
+	     "(Debian: gnuplot-nox), into DIR (default: the run directory). The rows of several\n"
+	     "hosts (a merged lab run: each host's label, else its host name) are never pooled:\n"
+	     "each host has its own lines, \"PRESET on HOST\", one colour per preset, one dash\n"
+	     "and point type per host.\n"
+	     "  scaling-<scenario>-<workload>.png  ops/s against threads, one line per preset\n"
+	     "                                     (and host), bars +-1 stddev over the\n"
+	     "                                     repetitions, and the linear scaling of the\n"
+	     "                                     first preset's 1 thread\n"
+	     "  transfer-c2c-<workload>.png        the c2c probe instead: ns per one-way\n"
+	     "                                     transfer (1e9 / ops/s) against threads, from 2\n"
+	     "  forest-<scenario>-<workload>.png   the forest plot of `pcbench compare RUN`'s\n"
+	     "                                     tables: per table (threads, placement, host),\n"
+	     "                                     each preset's %change of ops/s against the\n"
+	     "                                     base with its 95% ci, marked by its verdict\n"
+	     "                                     (improved, regressed, n.s., no verdict)\n"
 	     "  counters-<scenario>.png            HITM, c2c-fill and LLC-miss per operation,\n"
 	     "                                     bars per preset, where the run has them\n"
-	     "  c2c-matrix.png                     from a c2c --matrix run\n",
+	     "  c2c-matrix.png                     from a c2c --matrix run: a heatmap of ns per\n"
+	     "                                     transfer (viridis, colour-blind safe)\n",
     .opts = plot_opts,
     .after = "Exit status: 0 plots written, 1 gnuplot failed, 2 bad usage or input,\n"
 	     "3 interrupted (the plots written are whole), 4 skipped (gnuplot is not\n"
-	     "installed, or nothing to plot).\n",
+	     "installed, or nothing to plot).\n"
+	     "\n"
+	     "Examples:\n"
+	     "  pcbench plot results/latest\n"
+	     "  pcbench plot lab/merged -o /tmp/png --keep-data\n",
 };
 
 /*
@@ -673,12 +776,15 @@ int plot_main(int argc, char **argv)
 	struct plot *const p = &state;
 	struct opt_parser op;
 	char **scs, err[PATH_MAX + 256];
-	int nsc, *ls;
+	int nsc, *ls, ch;
 
 	memset(p, 0, sizeof(*p));
 	opt_init(&op, &plot_help);
-	while (opt_next(&op, argc, argv) == 'o')
-		p->outdir = optarg;
+	while ((ch = opt_next(&op, argc, argv)) != -1)
+		if (ch == 'o')
+			p->outdir = optarg;
+		else
+			p->keep = 1;
 	if (optind >= argc)
 		usage_error("RUN", "",
 			    "missing: give a run directory or a results CSV (see "
@@ -702,6 +808,8 @@ int plot_main(int argc, char **argv)
 		usage_error("plot", "scaling.gp",
 			    "gnuplot scripts not found (set PCBENCH_SCRIPTS to pcbench's "
 			    "scripts/ directory)");
+	/* compare's tables (bad input exits 2 there too); a signal here ends plot at once. */
+	p->cmp = compare_one_run(argv[optind]);
 	/* The temp directory first: a bad TMPDIR is refused before -o DIR is made. */
 	p->tmpdir =
 	    xasprintf("%s/pcbench-plot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -721,8 +829,11 @@ int plot_main(int argc, char **argv)
 		int nls = scenario_series(p, scs[s], ls);
 		int nwl = distinct(p, scs[s], p->c_workload, wls);
 
-		for (int w = 0; w < nwl && !stop_requested; w++)
+		for (int w = 0; w < nwl && !stop_requested; w++) {
 			plot_scaling(p, scs[s], wls[w], ls, nls);
+			if (!stop_requested)
+				plot_forest(p, scs[s], wls[w]);
+		}
 		if (!stop_requested)
 			plot_counters(p, scs[s], ls, nls);
 		free(wls);

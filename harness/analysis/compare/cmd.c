@@ -260,9 +260,13 @@ static int side_named(const struct compare *cp, const struct side *sd, const cha
 	return !strcmp(sd->host, base);
 }
 
-int compare_main(int argc, char **argv)
+/*
+ * build - the comparison @argv asks for, into the file-scope state: runs loaded, rows
+ * grouped, every column compared with its base and judged, the header built; nothing
+ * printed.
+ */
+static struct compare *build(int argc, char **argv)
 {
-	int status;
 	struct compare *const cp = &state;
 	struct header *const h = &header;
 	const char **args;
@@ -370,6 +374,15 @@ int compare_main(int argc, char **argv)
 	cmp_judge(cp);
 	cmp_mapping_changes(cp);
 	cmp_build_header(cp, h);
+	return cp;
+}
+
+int compare_main(int argc, char **argv)
+{
+	struct compare *const cp = build(argc, argv);
+	struct header *const h = &header;
+	int status;
+
 	cp->o.fmt->fn(cp, h, stdout);
 	status = cp->o.out_dir ? write_files(cp, h, cp->o.out_dir) : 0;
 	if (fflush(stdout) || ferror(stdout)) {
@@ -387,4 +400,11 @@ int compare_run_report(const char *dir, int *no_verdict)
 	if (no_verdict)
 		*no_verdict = cmp_count_no_verdict(&state);
 	return status;
+}
+
+const struct compare *compare_one_run(const char *run)
+{
+	char *argv[] = {"compare", (char *)run, NULL};
+
+	return build(2, argv);
 }

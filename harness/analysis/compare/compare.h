@@ -249,6 +249,13 @@ struct header {
 	int n;
 };
 
+/*
+ * cmd.c: compare_one_run - what `pcbench compare RUN` computes (every table of the one RUN,
+ * every metric, its default options), judged, nothing printed; for the forest plots of
+ * `pcbench plot` (forest.c). Bad input exits 2, as compare does.
+ */
+const struct compare *compare_one_run(const char *run);
+
 /* load.c */
 int cmp_map_get(const struct map *m, const char *key);
 void cmp_map_put(struct map *m, const char *key, int val);
@@ -344,6 +351,14 @@ void cmp_print_unmatched(const struct compare *c, FILE *out, int markdown);
 
 /* explain.c */
 void cmp_explain(const struct compare *c, FILE *out);
+
+/*
+ * fmt_summary.c: cmp_verdict_cells - the cells of a comparison as the summary shows them:
+ * %change ("+12.3%"), its ci ("[+5.1%, +20.2%]"), the corrected p and the verdict ("-" for
+ * what it lacks).
+ */
+void cmp_verdict_cells(const struct result *r, char *change, char *ci, char *p, char *verdict,
+		       size_t len);
 
 /* fmt_table.c: the text table, also rendered as markdown (fmt_markdown.c). */
 void cmp_print_table(const struct compare *c, const struct header *h, FILE *out, int md);

@@ -49,9 +49,8 @@ static const struct result *result_at(const struct compare *c, const struct bloc
 	return i >= 0 ? &c->res[i] : NULL;
 }
 
-/* The cells of a comparison: %change, its ci, the corrected p and the verdict. */
-static void verdict_cells(const struct result *r, char *change, char *ci, char *p, char *verdict,
-			  size_t len)
+void cmp_verdict_cells(const struct result *r, char *change, char *ci, char *p, char *verdict,
+		       size_t len)
 {
 	if (isnan(r->change))
 		snprintf(change, len, "-");
@@ -102,7 +101,7 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 	if (!col) {
 		snprintf(cell[S_CHANGE], 160, "base");
 	} else {
-		verdict_cells(r, cell[S_CHANGE], cell[S_CI], cell[S_P], cell[S_VERDICT], 160);
+		cmp_verdict_cells(r, cell[S_CHANGE], cell[S_CI], cell[S_P], cell[S_VERDICT], 160);
 		if (r->paired && !isnan(r->ci_lo))
 			snprintf(cell[S_TARGET], 160, "%s (±%.1f%%)",
 				 cmp_half_width(r) <= c->runs[0].precision ? "met" : "not met",
@@ -222,7 +221,7 @@ static void print_significant(const struct compare *c, FILE *out)
 			snprintf(cell[G_CASE], 1024, "%s: %s vs %s", c->entries[b->entry].label,
 				 b->label[r->col], b->label[0]);
 		snprintf(cell[G_METRIC], 1024, "%s", c->metrics[r->metric]);
-		verdict_cells(r, cell[G_CHANGE], cell[G_CI], cell[G_P], cell[G_VERDICT], 1024);
+		cmp_verdict_cells(r, cell[G_CHANGE], cell[G_CI], cell[G_P], cell[G_VERDICT], 1024);
 		for (int k = 0; k < G_N; k++)
 			cp[k] = cell[k];
 		table_add(t, cp);
