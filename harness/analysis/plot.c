@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -777,6 +778,7 @@ int plot_main(int argc, char **argv)
 	struct opt_parser op;
 	char **scs, err[PATH_MAX + 256];
 	int nsc, *ls, ch;
+	sigset_t sigs, old;
 
 	memset(p, 0, sizeof(*p));
 	opt_init(&op, &plot_help);
@@ -810,12 +812,21 @@ int plot_main(int argc, char **argv)
 			    "scripts/ directory)");
 	/* compare's tables (bad input exits 2 there too); a signal here ends plot at once. */
 	p->cmp = compare_one_run(argv[optind]);
-	/* The temp directory first: a bad TMPDIR is refused before -o DIR is made. */
+	/*
+	 * The temp directory first: a bad TMPDIR is refused before -o DIR is made. A signal
+	 * waits until it is registered (else one just after mkdtemp left it behind).
+	 */
 	p->tmpdir =
 	    xasprintf("%s/pcbench-plot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
 	if (!mkdtemp(p->tmpdir))
 		usage_error("plot", p->tmpdir, "%s", strerror(errno));
 	outfile_track(p->tmpdir, 1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* From here on a signal stops at the next plot: the PNGs written stay, whole. */
 	stop_install(STOP_FLAG, 0);
 	mkdir_p(p->outdir, "-o");
