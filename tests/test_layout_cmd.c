@@ -60,6 +60,60 @@ static int expect_of(const char *text, int *line, char *frag, size_t len)
 	return 0;
 }
 
+/* A bad-input fixture: its file name, text, and the error it expects ("NAME:LINE: ...FRAG"). */
+struct bad_fixture {
+	const char *name;
+	const char *text;
+	char prefix[300]; /* "NAME:LINE: " */
+	char frag[256];
+};
+
+/*
+ * each_bad - @fn on every fixture bad-*@ext of tests/fixtures/@dir, with the error its
+ * "# expect: LINE: FRAG" line names (a fixture without one fails). Returns how many it read.
+ */
+static int each_bad(const char *dir, const char *ext, void (*fn)(const struct bad_fixture *))
+{
+	char dirpath[4096];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(dirpath, sizeof(dirpath), "%s/tests/fixtures/%s", srcdir, dir);
+	d = opendir(dirpath);
+	CHECK(d, "cannot open %s", dirpath);
+	while (d && (e = readdir(d))) {
+		struct bad_fixture f = {.name = e->d_name};
+		char *text;
+		int line;
+
+		if (strncmp(e->d_name, "bad-", 4) || !strstr(e->d_name, ext))
+			continue;
+		text = fixture(dir, e->d_name);
+		if (!text)
+			continue;
+		n++;
+		f.text = text;
+		if (!expect_of(text, &line, f.frag, sizeof(f.frag))) {
+			snprintf(f.prefix, sizeof(f.prefix), "%s:%d: ", e->d_name, line);
+			fn(&f);
+		} else {
+			CHECK(0, "%s: no '# expect:' line", e->d_name);
+		}
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* want_error - @f was @refused with @err, which starts "NAME:LINE: " and holds the fragment. */
+static void want_error(const struct bad_fixture *f, int refused, const char *err, const char *got)
+{
+	CHECK(refused && !strncmp(err, f->prefix, strlen(f->prefix)) && strstr(err, f->frag),
+	      "%s: want '%s...%s', got '%s'", f->name, f->prefix, f->frag, got);
+}
+
 /* ---- 1. round trips ---- */
 
 static void same_layout(const struct layout *a, const struct layout *b, const char *what)
@@ -372,44 +426,25 @@ static void test_pahole_fixtures(void)
 	layout_free(v60);
 }
 
+/* A bad pahole text: refused with the error its "# expect:" line names. */
+static void pahole_bad(const struct bad_fixture *f)
+{
+	char err[1024];
+	struct pahole_opts o = {0};
+	char *t = pahole_to_layout(f->text, f->name, &o, err, sizeof(err));
+
+	want_error(f, !t, err, t ? "(a layout)" : err);
+	if (t)
+		printf("%s", t);
+	else
+		printf("pahole fixture %-24s -> %s\n", f->name, err);
+	free(t);
+}
+
 static void test_pahole_bad(void)
 {
-	char dirpath[4096];
-	DIR *d;
-	struct dirent *e;
-	int n = 0;
+	int n = each_bad("pahole", ".txt", pahole_bad);
 
-	snprintf(dirpath, sizeof(dirpath), "%s/tests/fixtures/pahole", srcdir);
-	d = opendir(dirpath);
-	CHECK(d, "cannot open %s", dirpath);
-	while (d && (e = readdir(d))) {
-		char frag[256], err[1024], prefix[300];
-		struct pahole_opts o = {0};
-		char *text, *t;
-		int line;
-
-		if (strncmp(e->d_name, "bad-", 4) || !strstr(e->d_name, ".txt"))
-			continue;
-		text = fixture("pahole", e->d_name);
-		if (!text)
-			continue;
-		n++;
-		CHECK(!expect_of(text, &line, frag, sizeof(frag)), "%s: no '# expect:' line",
-		      e->d_name);
-		t = pahole_to_layout(text, e->d_name, &o, err, sizeof(err));
-		snprintf(prefix, sizeof(prefix), "%s:%d: ", e->d_name, line);
-		CHECK(!t && !strncmp(err, prefix, strlen(prefix)) && strstr(err, frag),
-		      "%s: want '%s...%s', got '%s'", e->d_name, prefix, frag,
-		      t ? "(a layout)" : err);
-		if (t)
-			printf("%s", t);
-		else
-			printf("pahole fixture %-24s -> %s\n", e->d_name, err);
-		free(t);
-		free(text);
-	}
-	if (d)
-		closedir(d);
 	CHECK(n >= 10, "only %d bad pahole fixtures", n);
 
 	/* Without the built-in check, the bit-field is imported as plain bytes. */
@@ -542,53 +577,35 @@ out:
 	layout_free(l);
 }
 
+/* A bad recipe: refused (parse, bind or assign) with the error its "# expect:" names. */
+static void recipe_bad(const struct bad_fixture *f)
+{
+	char err[1024] = "", lname[256] = "v6.1", lpath[4096];
+	const char *lay = strstr(f->text, "# layout: ");
+	struct layout *l;
+	struct recipe *r;
+	int role[2], rc = -1;
+
+	if (lay)
+		sscanf(lay + 10, "%255s", lname);
+	snprintf(lpath, sizeof(lpath), "%s/tests/fixtures/layouts/%s", srcdir, lname);
+	l = layout_load(strstr(lname, ".layout") ? lpath : lname, err, sizeof(err));
+	CHECK(l, "%s: layout %s: %s", f->name, lname, err);
+	r = recipe_parse(f->text, f->name, err, sizeof(err));
+	if (r && l)
+		rc = recipe_bind(r, l, err, sizeof(err));
+	if (r && l && !rc)
+		rc = recipe_assign(r, 2, role, err, sizeof(err));
+	want_error(f, !r || rc, err, err);
+	printf("recipe fixture %-22s -> %s\n", f->name, err);
+	recipe_free(r);
+	layout_free(l);
+}
+
 static void test_recipe_fixtures(void)
 {
-	char dirpath[4096];
-	DIR *d;
-	struct dirent *e;
-	int n = 0;
+	int n = each_bad("recipes", ".recipe", recipe_bad);
 
-	snprintf(dirpath, sizeof(dirpath), "%s/tests/fixtures/recipes", srcdir);
-	d = opendir(dirpath);
-	CHECK(d, "cannot open %s", dirpath);
-	while (d && (e = readdir(d))) {
-		char frag[256], err[1024] = "", prefix[300], lname[256] = "v6.1", lpath[4096];
-		const char *lay;
-		struct layout *l;
-		struct recipe *r;
-		char *text;
-		int line, role[2], rc = -1;
-
-		if (strncmp(e->d_name, "bad-", 4) || !strstr(e->d_name, ".recipe"))
-			continue;
-		text = fixture("recipes", e->d_name);
-		if (!text)
-			continue;
-		n++;
-		CHECK(!expect_of(text, &line, frag, sizeof(frag)), "%s: no '# expect:' line",
-		      e->d_name);
-		lay = strstr(text, "# layout: ");
-		if (lay)
-			sscanf(lay + 10, "%255s", lname);
-		snprintf(lpath, sizeof(lpath), "%s/tests/fixtures/layouts/%s", srcdir, lname);
-		l = layout_load(strstr(lname, ".layout") ? lpath : lname, err, sizeof(err));
-		CHECK(l, "%s: layout %s: %s", e->d_name, lname, err);
-		r = recipe_parse(text, e->d_name, err, sizeof(err));
-		if (r && l)
-			rc = recipe_bind(r, l, err, sizeof(err));
-		if (r && l && !rc)
-			rc = recipe_assign(r, 2, role, err, sizeof(err));
-		snprintf(prefix, sizeof(prefix), "%s:%d: ", e->d_name, line);
-		CHECK((!r || rc) && !strncmp(err, prefix, strlen(prefix)) && strstr(err, frag),
-		      "%s: want '%s...%s', got '%s'", e->d_name, prefix, frag, err);
-		printf("recipe fixture %-22s -> %s\n", e->d_name, err);
-		recipe_free(r);
-		layout_free(l);
-		free(text);
-	}
-	if (d)
-		closedir(d);
 	CHECK(n >= 12, "only %d bad recipe fixtures", n);
 }
 
