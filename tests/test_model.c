@@ -497,8 +497,24 @@ static void test_socket(const struct scenario *sc, const struct topo *t)
 
 /* ---- 5. topology ---- */
 
+/* hitm_is - @n HITM events are what @want says: 1 some, 0 none, -1 either. */
+static int hitm_is(uint64_t n, int want)
+{
+	return want < 0 || (n > 0) == want;
+}
+
 static void test_topology(const struct scenario *sc)
 {
+	/* Two threads placed as named: every transfer is of that kind, HITM as given. */
+	static const struct {
+		const char *placement;
+		int pair;	   /* PAIR_* */
+		int remote, local; /* HITM remote and local: 1 some, 0 none, -1 either */
+	} pairs[] = {
+	    {"cross-socket", PAIR_CROSS_SOCKET, 1, 0},
+	    {"cross-l3", PAIR_CROSS_L3, 0, 1},
+	    {"same-l3", PAIR_SAME_L3, 0, -1},
+	};
 	struct topo *t = load(SMALL);
 	struct model_opts o;
 
@@ -515,34 +531,20 @@ static void test_topology(const struct scenario *sc)
 			      (unsigned long long)r.ev[MEV_INVAL]);
 			model_result_free(&r);
 		}
-		if (!model(sc, pre, "direct", NULL, 0, t, "cross-socket", 2, &o, &r)) {
-			CHECK(r.ev[MEV_HITM_REMOTE] > 0 && r.ev[MEV_HITM_LOCAL] == 0,
-			      "%s cross-socket: hitm remote %llu local %llu", pre,
+		for (size_t i = 0; i < ARRAY_SIZE(pairs); i++) {
+			const char *pl = pairs[i].placement;
+
+			if (model(sc, pre, "direct", NULL, 0, t, pl, 2, &o, &r))
+				continue;
+			CHECK(hitm_is(r.ev[MEV_HITM_REMOTE], pairs[i].remote) &&
+				  hitm_is(r.ev[MEV_HITM_LOCAL], pairs[i].local),
+			      "%s %s: hitm remote %llu local %llu", pre, pl,
 			      (unsigned long long)r.ev[MEV_HITM_REMOTE],
 			      (unsigned long long)r.ev[MEV_HITM_LOCAL]);
-			CHECK(r.xfer[PAIR_CROSS_SOCKET] == transfers(&r) && transfers(&r) > 0,
-			      "%s cross-socket: %llu of %llu transfers cross-socket", pre,
-			      (unsigned long long)r.xfer[PAIR_CROSS_SOCKET],
-			      (unsigned long long)transfers(&r));
-			model_result_free(&r);
-		}
-		if (!model(sc, pre, "direct", NULL, 0, t, "cross-l3", 2, &o, &r)) {
-			CHECK(r.ev[MEV_HITM_LOCAL] > 0 && r.ev[MEV_HITM_REMOTE] == 0,
-			      "%s cross-l3: hitm local %llu remote %llu", pre,
-			      (unsigned long long)r.ev[MEV_HITM_LOCAL],
-			      (unsigned long long)r.ev[MEV_HITM_REMOTE]);
-			CHECK(r.xfer[PAIR_CROSS_L3] == transfers(&r) && transfers(&r) > 0,
-			      "%s cross-l3: %llu of %llu transfers cross-l3", pre,
-			      (unsigned long long)r.xfer[PAIR_CROSS_L3],
-			      (unsigned long long)transfers(&r));
-			model_result_free(&r);
-		}
-		if (!model(sc, pre, "direct", NULL, 0, t, "same-l3", 2, &o, &r)) {
-			CHECK(r.xfer[PAIR_SAME_L3] == transfers(&r) && r.ev[MEV_HITM_REMOTE] == 0 &&
-				  transfers(&r) > 0,
-			      "%s same-l3: %llu of %llu transfers same-l3", pre,
-			      (unsigned long long)r.xfer[PAIR_SAME_L3],
-			      (unsigned long long)transfers(&r));
+			CHECK(r.xfer[pairs[i].pair] == transfers(&r) && transfers(&r) > 0,
+			      "%s %s: %llu of %llu transfers %s", pre, pl,
+			      (unsigned long long)r.xfer[pairs[i].pair],
+			      (unsigned long long)transfers(&r), pl);
 			model_result_free(&r);
 		}
 	}
