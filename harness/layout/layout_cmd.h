@@ -2,13 +2,14 @@
 /*
  * layout_cmd.h - what the files of `pcbench layout` share: layout_main.c (the command),
  * layout_cmd.c (the subcommands' option tables and help, err2, reading and writing),
- * layout_import.c (import: pahole text, --from-object, --btf) and layout_show.c (show, and
- * --scenario's traced accesses).
+ * layout_import.c (import: pahole text, --from-object, --btf), layout_show.c (show, and
+ * --scenario's traced accesses) and layout_view.c (the view show prints of a struct).
  */
 #ifndef PCBENCH_LAYOUT_CMD_H
 #define PCBENCH_LAYOUT_CMD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "opt.h"
@@ -30,5 +31,44 @@ int layout_write_out(const char *path, const char *text);
 /* The subcommands: argv[0] is "import" / "show". */
 int layout_import_cmd(int argc, char **argv);
 int layout_show_cmd(int argc, char **argv);
+
+/* ---- layout_view.c ---- */
+
+struct layout;
+struct layout_struct;
+struct layout_leaf;
+
+/* The kinds of access a leaf is annotated with. */
+enum { ACC_RMW, ACC_STORE, ACC_LOAD, NACC };
+
+/* Per-leaf annotation of one object. */
+struct ann {
+	double per_op[NACC]; /* per operation of each thread that makes them */
+	int thr[NACC];	     /* how many threads make them */
+	uint64_t wmask;	     /* threads that write it (store or rmw) */
+	uint64_t amask;	     /* threads that access it at all */
+	unsigned opmask;
+};
+
+/* The false-sharing report: one line per flagged cache line, "WHO: NOTE". */
+struct report {
+	char (*lines)[2600];
+	int n, cap;
+};
+
+/*
+ * view_struct - the view of struct @s of layout @l (its @n leaves @lv, @ls-byte cache
+ * lines) on stdout: one line per leaf (offset, size, field, kind, and with @a its
+ * accesses), cache-line boundaries, holes, nested struct headers; with @a also the
+ * false-sharing flags (added to @rep under @who) and, unless @all, untouched lines folded
+ * into one comment.
+ */
+void view_struct(const struct layout *l, const struct layout_struct *s,
+		 const struct layout_leaf *lv, int n, const struct ann *a, size_t ls, int all,
+		 const char *who, struct report *rep);
+/* view_ops - the names of the accessor ops in @mask (1 << pc_op), comma-separated. */
+void view_ops(char *buf, size_t len, unsigned mask);
+/* view_header - the comment lines naming layout @l and its @line-byte cache lines. */
+void view_header(const struct layout *l, long line);
 
 #endif
