@@ -35,7 +35,8 @@ extern const struct cmd_help compare_help;
  * compare_run_report - `pcbench compare DIR -o DIR`: the end-of-run report of the run in
  * DIR (the summary tables and significant changes on stdout, the full report into DIR).
  * Returns compare_main's status; sets *@no_verdict (when not NULL) to how many comparisons
- * ended "no verdict" (too few clean blocks: measure exits 5).
+ * ended "no verdict" (too few clean blocks, or ok repetitions under the independent design:
+ * measure exits 5).
  */
 int compare_run_report(const char *dir, int *no_verdict);
 /* profile_main - `pcbench profile RUN [--top N]`. */

@@ -238,6 +238,15 @@ double stats_mwu_min_p(size_t nx, size_t ny)
 	}
 }
 
+int stats_mwu_reps_needed(int mult, double alpha)
+{
+	int n = 1;
+
+	while (n < 1000 && (mult < 1 ? 1 : mult) * stats_mwu_min_p((size_t)n, (size_t)n) >= alpha)
+		n++;
+	return n;
+}
+
 /*
  * resample_median - the median of one resample of @n draws with replacement from the sorted
  * @v[0..@n), drawn directly in O(1). A draw is v[floor(n U)] with U uniform on [0, 1), and

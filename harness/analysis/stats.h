@@ -75,6 +75,14 @@ int stats_mwu(const double *x, size_t nx, const double *y, size_t ny, enum stats
 double stats_mwu_min_p(size_t nx, size_t ny);
 
 /*
+ * stats_mwu_reps_needed - the fewest values a side (both sides alike) whose smallest p
+ * (stats_mwu_min_p), times @mult (the Holm factor: the comparisons of one family), is below
+ * @alpha: 4 for one comparison at 0.05 (2/70 = 0.029), 5 for two to six (2/252 = 0.0079). At
+ * most 1000.
+ */
+int stats_mwu_reps_needed(int mult, double alpha);
+
+/*
  * stats_bootstrap_ratio_ci - percentile bootstrap confidence interval of
  * median(@other) / median(@base): @iters times, resample each sample with replacement (its
  * own size) and take the ratio of the medians; the interval is the (1 - @level) / 2 and

@@ -116,8 +116,7 @@ static int mapping_of(const struct compare *c, double x)
 
 /* ---- a table's blocks ---- */
 
-/* The reason a block is left out, from a row that is not clean. */
-static const char *row_reason(const struct cmp_run *r, int row)
+const char *cmp_row_reason(const struct cmp_run *r, int row)
 {
 	const char *st = cmp_cell_at(r, row, r->col[C_STATUS]);
 	const char *by = cmp_cell_at(r, row, r->c_dist_by);
@@ -133,15 +132,14 @@ static int disturbance(const char *why)
 	return strcmp(why, "error") && strcmp(why, "skipped") && strcmp(why, "missing");
 }
 
-/* left_text - "14 of 15 blocks disturbed (12 run delay, 2 host preemption)". */
-static char *left_text(const char **why, int nleft, int nb)
+char *cmp_left_text(const char **why, int nleft, int n, const char *unit)
 {
 	struct sb b = {0};
 	int all_dist = 1, *done = xcalloc((size_t)nleft + 1, sizeof(int));
 
 	for (int i = 0; i < nleft; i++)
 		all_dist &= disturbance(why[i]);
-	sb_printf(&b, "%d of %d block%s %s (", nleft, nb, nb == 1 ? "" : "s",
+	sb_printf(&b, "%d of %d %s%s %s (", nleft, n, unit, n == 1 ? "" : "s",
 		  all_dist ? "disturbed" : "left out");
 	/* Each reason once, the most frequent first (first seen among equals). */
 	for (int shown = 0; shown < nleft;) {
@@ -263,7 +261,7 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 				tb->state[col * cap + j] = 1;
 			} else if (tb->state[col * cap + j] != 1) {
 				tb->state[col * cap + j] = 2;
-				why[col * cap + j] = row_reason(r, row);
+				why[col * cap + j] = cmp_row_reason(r, row);
 			}
 		}
 	}
@@ -286,7 +284,7 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 		tb->nclean += !w;
 	}
 	if (tb->nleft)
-		tb->left = left_text(left, tb->nleft, tb->nb);
+		tb->left = cmp_left_text(left, tb->nleft, tb->nb, "block");
 	free(left);
 	free(why);
 	block_mappings(c, bl, tb, &m);

@@ -299,6 +299,19 @@ void cmp_mapping_changes(struct compare *c);
 /* cmp_blocks_left - how many blocks of table @bi are left out. */
 int cmp_blocks_left(struct compare *c, int bi);
 
+/*
+ * cmp_row_reason - why @row of @r is not clean: its disturbed_by kind (run_delay, ...),
+ * else "noise" for a disturbed row, else its status (error, skipped).
+ */
+const char *cmp_row_reason(const struct cmp_run *r, int row);
+
+/*
+ * cmp_left_text - "14 of 15 blocks disturbed (12 run delay, 2 host preemption)": the @nleft
+ * of @n @unit (block, repetition) left out, counted by their reasons @why (cmp_row_reason,
+ * or "missing"), the most frequent first; "left out" when a reason is not a disturbance.
+ */
+char *cmp_left_text(const char **why, int nleft, int n, const char *unit);
+
 /* verdict.c */
 /* cmp_parse_num - the number in @row, @col of @r; a cell that is not one exits 2. */
 double cmp_parse_num(const struct cmp_run *r, int row, int col);

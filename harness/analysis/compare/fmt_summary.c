@@ -91,8 +91,9 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 	cmp_fmt_pct(cell[S_CV], 160, s.cv);
 	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = cell[S_TARGET][0] = '\0';
 	/* flags of this row's own repetitions (not ok, counters multiplexed), never cut; in
-	 * blocks, a comparison's flags say which blocks were left out and why */
-	if (col && r && r->paired)
+	 * blocks, or without a verdict, a comparison's flags say which blocks or repetitions
+	 * were left out and why */
+	if (col && r && (r->paired || !strcmp(r->verdict, "no verdict")))
 		sb_printf(&flags, "%s", r->flags);
 	else
 		cmp_status_flags(&flags, "", &c->cells[b->cell[col]]);

@@ -124,11 +124,6 @@ static int has_data(const struct compare *c, const struct result *r)
 	return r->b.n && r->o.n;
 }
 
-static int cannot_reach(const struct compare *c, const struct result *r)
-{
-	return has_data(c, r) && r->min_p >= c->o.alpha;
-}
-
 /* method_lines - how the values, the p-values, the verdicts and the ci are made. */
 static void method_lines(const struct compare *c, struct header *h)
 {
@@ -160,10 +155,9 @@ static void method_lines(const struct compare *c, struct header *h)
 	hdr(h, "p-values", cmp_correction_desc(c));
 	hdr(h, "verdicts",
 	    xasprintf("improved/regressed: significant; small: p < alpha but |%%change| below "
-		      "the minimum; n.s.: not significant; %s; n/a: nothing to compare",
-		      c->paired ? "no verdict: too few clean blocks for p < alpha after the "
-				  "correction (the flags say why)"
-				: "low n: too few ok repetitions for p < alpha"));
+		      "the minimum; n.s.: not significant; no verdict: too few %s for p < "
+		      "alpha after the correction (the flags say why); n/a: nothing to compare",
+		      c->paired ? "clean blocks" : "ok repetitions"));
 	if (c->paired)
 		hdr(h, "ci",
 		    xasprintf(
@@ -175,40 +169,6 @@ static void method_lines(const struct compare *c, struct header *h)
 		    xasprintf("%s%% percentile bootstrap interval of the ratio of medians, as "
 			      "%%change (%d resamples, GSL MT19937 seed %d), for ops_per_s%s",
 			      cil, CI_ITERS, CI_SEED, c->o.ci ? " and every metric (--ci)" : ""));
-}
-
-/* low_n_note - independent repetitions: which comparisons cannot reach alpha, and -r. */
-static void low_n_note(const struct compare *c, struct header *h)
-{
-	char a[32];
-	int low, total, worst = -1, need = 1;
-
-	fmt_g(a, sizeof(a), c->o.alpha);
-	total = cmp_count_comparisons(c, has_data);
-	low = cmp_count_comparisons(c, cannot_reach);
-	for (int i = 0; i < c->nres; i++) {
-		const struct result *r = &c->res[i];
-
-		if (cannot_reach(c, r) && (worst < 0 || r->min_p > c->res[worst].min_p))
-			worst = i;
-	}
-	/* Enough repetitions for the largest family: m tests, the smallest p times m (Holm). */
-	int fam = 1;
-
-	for (int i = 0; i < c->nres && c->o.correction != CORR_NONE; i++)
-		fam = c->res[i].family > fam ? c->res[i].family : fam;
-	while (need < 1000 && fam * stats_mwu_min_p((size_t)need, (size_t)need) >= c->o.alpha)
-		need++;
-	if (low) {
-		char mp[32];
-
-		fmt_g(mp, sizeof(mp), c->res[worst].min_p);
-		hdr(h, "note",
-		    xasprintf("%d of %d comparisons cannot reach p < %s with their ok repetitions: "
-			      "with %zu vs %zu the smallest possible p is %s; run with -r %d or "
-			      "more (%d comparisons in the largest family)",
-			      low, total, a, c->res[worst].b.n, c->res[worst].o.n, mp, need, fam));
-	}
 }
 
 double cmp_half_width(const struct result *r)
@@ -239,22 +199,60 @@ static int measured(const struct compare *c, const struct result *r)
 	return has_data(c, r) || no_verdict(c, r);
 }
 
+/* cannot_reach - no verdict although both sides have ok rows: too few of them. */
+static int cannot_reach(const struct compare *c, const struct result *r)
+{
+	return has_data(c, r) && no_verdict(c, r);
+}
+
 /*
- * paired_notes - blocks: comparisons without a verdict; the precision target reached. Both
- * count the comparisons as the summary's last list does (measured: ok rows on both sides,
- * or no verdict); those without a ci (too few clean blocks) are said, never "0 of 0".
+ * no_verdict_note - the comparisons without a verdict, out of those measured; independent
+ * repetitions add the smallest p their ok rows allow and the -r the largest family needs.
+ */
+static void no_verdict_note(const struct compare *c, struct header *h)
+{
+	int total = cmp_count_comparisons(c, measured), nv = cmp_count_comparisons(c, no_verdict);
+	int worst = -1, fam = 1;
+	char a[32], mp[32];
+	struct sb b = {0};
+
+	if (!nv)
+		return;
+	sb_printf(&b,
+		  "%d of %d comparisons have no verdict: too few %s (the reasons in the "
+		  "flags)",
+		  nv, total, c->paired ? "clean blocks" : "ok repetitions");
+	for (int i = 0; !c->paired && i < c->nres; i++) {
+		const struct result *r = &c->res[i];
+
+		if (cannot_reach(c, r) && (worst < 0 || r->min_p > c->res[worst].min_p))
+			worst = i;
+		if (c->o.correction != CORR_NONE && r->family > fam)
+			fam = r->family;
+	}
+	if (worst >= 0) {
+		fmt_g(a, sizeof(a), c->o.alpha);
+		fmt_g(mp, sizeof(mp), c->res[worst].min_p);
+		sb_printf(&b,
+			  "; with %zu vs %zu ok repetitions the smallest possible p is %s: run "
+			  "with -r %d or more for p < %s (%d comparison%s in the largest family)",
+			  c->res[worst].b.n, c->res[worst].o.n, mp,
+			  stats_mwu_reps_needed(fam, c->o.alpha), a, fam, fam == 1 ? "" : "s");
+	}
+	hdr(h, "note", b.p);
+}
+
+/*
+ * paired_notes - blocks: the precision target reached. It counts the comparisons as the
+ * summary's last list and no_verdict_note do (measured: ok rows on both sides, or no
+ * verdict); those without a ci (too few clean blocks) are said, never "0 of 0".
  */
 static void paired_notes(const struct compare *c, struct header *h)
 {
-	int total = cmp_count_comparisons(c, measured), nv = cmp_count_comparisons(c, no_verdict);
+	int total = cmp_count_comparisons(c, measured);
 	int noci = total - cmp_count_comparisons(c, has_target);
 	char why[96] = "";
 
-	if (nv)
-		hdr(h, "note",
-		    xasprintf("%d of %d comparisons have no verdict: too few clean blocks (the "
-			      "reasons in the flags)",
-			      nv, total));
 	if (isnan(c->runs[0].precision) || !total)
 		return;
 	if (noci == total)
@@ -331,10 +329,9 @@ void cmp_build_header(struct compare *c, struct header *h)
 			      c->paired ? "comparisons are made within blocks"
 					: "the repetitions mix its mappings"));
 	method_lines(c, h);
+	no_verdict_note(c, h);
 	if (c->paired)
 		paired_notes(c, h);
-	else
-		low_n_note(c, h);
 	{
 		int flagged = 0;
 

@@ -105,6 +105,18 @@ void cmp_status_flags(struct sb *f, const char *who, const struct cell *cl)
 	}
 }
 
+/*
+ * mux_flags - "base multiplexed (mux 0.50)" and the same of the with-patch side, for the
+ * sides of @r whose counters were multiplexed.
+ */
+static void mux_flags(struct sb *f, const struct result *r)
+{
+	if (r->b.mux < 1)
+		sb_printf(f, "%sbase multiplexed (mux %.2f)", f->n ? "; " : "", r->b.mux);
+	if (r->o.mux < 1)
+		sb_printf(f, "%swith-patch multiplexed (mux %.2f)", f->n ? "; " : "", r->o.mux);
+}
+
 void cmp_compare_cells(struct compare *c, int bi, int col)
 {
 	struct block *bl = &c->blocks[bi];
@@ -159,12 +171,7 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 			cmp_status_flags(&flags, "base", cb);
 			cmp_status_flags(&flags, "with-patch", co);
 		}
-		if (r.b.mux < 1)
-			sb_printf(&flags, "%sbase multiplexed (mux %.2f)", flags.n ? "; " : "",
-				  r.b.mux);
-		if (r.o.mux < 1)
-			sb_printf(&flags, "%swith-patch multiplexed (mux %.2f)",
-				  flags.n ? "; " : "", r.o.mux);
+		mux_flags(&flags, &r);
 		r.flags = flags.p ? flags.p : xstrdup("");
 		c->res = xrealloc(c->res, (size_t)(c->nres + 1) * sizeof(*c->res));
 		bl->res[col * c->nmetrics + m] = c->nres;
@@ -175,40 +182,94 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 }
 
 /*
- * no_verdict - a paired comparison with something measured on both sides but too few clean
- * blocks for p < alpha after the correction; says why when the flags do not yet.
+ * reps_left - independent repetitions: "2 of 10 repetitions disturbed (2 run delay)", the
+ * rows of both sides of a comparison (@cb, @co) that are not ok, counted by their reasons
+ * as blocks are; NULL when every row is ok.
+ */
+static char *reps_left(const struct compare *c, const struct cell *cb, const struct cell *co)
+{
+	const struct cell *side[2] = {cb, co};
+	const char **why = xcalloc((size_t)(cb->nrows + co->nrows) + 1, sizeof(*why));
+	int n = 0;
+	char *s = NULL;
+
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < side[k]->nrows; i++) {
+			const struct cmp_run *r = &c->runs[side[k]->rows[i].run];
+			int row = side[k]->rows[i].row;
+
+			if (strcmp(cmp_cell_at(r, row, r->col[C_STATUS]), "ok"))
+				why[n++] = cmp_row_reason(r, row);
+		}
+	if (n)
+		s = cmp_left_text(why, n, cb->nrows + co->nrows, "repetition");
+	free(why);
+	return s;
+}
+
+/*
+ * no_verdict - a comparison with something measured on both sides (ok or disturbed rows)
+ * but too few clean data for p < alpha after the correction: clean blocks (paired), or ok
+ * repetitions (independent: the smallest p of their Mann-Whitney U). Puts why in @why when
+ * the flags do not say it yet: the rows left out, counted, else how many were needed.
  */
 static int no_verdict(const struct compare *c, struct result *r, struct sb *why)
 {
 	const struct block *b = &c->blocks[r->block];
 	const struct cell *cb = &c->cells[b->cell[0]], *co = &c->cells[b->cell[r->col]];
 	int mult = c->o.correction == CORR_NONE || r->family < 1 ? 1 : r->family;
-	int need = stats_signrank_blocks_needed(mult, c->o.alpha);
+	int need;
+	char *left;
 
-	/* Nothing measured on a side (skipped, failed): n/a, as without blocks. */
-	if (!r->paired || !(cb->nok + cb->ndist) || !(co->nok + co->ndist) ||
-	    (r->have_p && r->nclean >= need))
+	/* Nothing measured on a side (skipped, failed): n/a, in either design. */
+	if (!(cb->nok + cb->ndist) || !(co->nok + co->ndist))
 		return 0;
-	if (!cmp_blocks_left((struct compare *)c, r->block))
-		sb_printf(why, "%d clean block%s: %d needed for p < %g (%d comparison%s)",
-			  r->nclean, r->nclean == 1 ? "" : "s", need, c->o.alpha, mult,
-			  mult == 1 ? "" : "s");
+	if (r->paired) {
+		need = stats_signrank_blocks_needed(mult, c->o.alpha);
+		if (r->have_p && r->nclean >= need)
+			return 0;
+		if (!cmp_blocks_left((struct compare *)c, r->block))
+			sb_printf(why, "%d clean block%s: %d needed for p < %g (%d comparison%s)",
+				  r->nclean, r->nclean == 1 ? "" : "s", need, c->o.alpha, mult,
+				  mult == 1 ? "" : "s");
+		return 1;
+	}
+	if (r->have_p && mult * r->min_p < c->o.alpha)
+		return 0;
+	need = stats_mwu_reps_needed(mult, c->o.alpha);
+	if ((left = reps_left(c, cb, co))) {
+		sb_printf(why, "%s", left);
+		free(left);
+	} else {
+		sb_printf(
+		    why, "%zu vs %zu ok repetitions: %d a side needed for p < %g (%d comparison%s)",
+		    r->b.n, r->o.n, need, c->o.alpha, mult, mult == 1 ? "" : "s");
+	}
 	return 1;
 }
 
-/* The verdict of @r from its corrected p. */
+/*
+ * The verdict of @r from its corrected p. Without a verdict the flags say why: paired, the
+ * blocks left out (already in them) or the blocks needed; independent, in place of the
+ * sides' statuses, the repetitions left out or the repetitions needed, as blocks do.
+ */
 static const char *judge(const struct compare *c, struct result *r)
 {
 	struct sb why = {0};
 
 	if (no_verdict(c, r, &why)) {
-		if (why.n) {
-			char *f = xasprintf("%s%s%s", r->flags, r->flags[0] ? "; " : "", why.p);
+		char *f;
 
-			free(r->flags);
-			r->flags = f;
+		if (r->paired) { /* after the flags, which name the blocks left out */
+			f = xasprintf("%s%s%s", r->flags, r->flags[0] && why.n ? "; " : "",
+				      sb_str(&why));
+		} else { /* in place of the sides' statuses */
+			mux_flags(&why, r);
+			f = xstrdup(sb_str(&why));
 		}
+		free(r->flags);
 		free(why.p);
+		r->flags = f;
 		return "no verdict";
 	}
 	if (isnan(r->change) || !r->have_p)
@@ -218,8 +279,6 @@ static const char *judge(const struct compare *c, struct result *r)
 										      : "regressed";
 	if (r->p_adj < c->o.alpha)
 		return "small";
-	if (r->min_p >= c->o.alpha) /* paired: no_verdict above */
-		return "low n";
 	return "n.s.";
 }
 
