@@ -12,12 +12,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 compare=/usr/share/benchmark/compare.py
-[ -r $compare ] || { echo "FAIL: no $compare (Debian package libbenchmark-tools, scripts/install-deps --test)"; exit 1; }
+[ -r $compare ] || { echo "FAIL: no $compare (Debian package libbenchmark-tools; scripts/install-deps brings it)"; exit 1; }
 py=""
 for p in python3 /usr/bin/python3; do
 	command -v "$p" >/dev/null && "$p" -c 'import scipy' 2>/dev/null && { py=$p; break; }
 done
-[ -n "$py" ] || { echo "FAIL: no python3 with scipy (Debian package python3-scipy, scripts/install-deps --test)"; exit 1; }
+[ -n "$py" ] || { echo "FAIL: no python3 with scipy (Debian package python3-scipy; scripts/install-deps brings it)"; exit 1; }
 
 # a, b: independent repetitions (Google Benchmark's own statistics over them, which
 # compare.py reads); c: blocks (one Google Benchmark run per table and block, the file

@@ -97,7 +97,7 @@ done <"$tmp/opts"
 
 # 3) the packages.
 for t in cpack rpmbuild lintian; do # a missing tool is a failure (scripts/install-deps)
-	command -v $t >/dev/null 2>&1 || { echo "FAIL: packages: no $t (scripts/install-deps --test)"; exit 1; }
+	command -v $t >/dev/null 2>&1 || { echo "FAIL: packages: no $t (scripts/install-deps brings it)"; exit 1; }
 done
 cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" -G "DEB;RPM" >"$tmp/cpack.out" 2>&1 ||
 	{ echo "FAIL: cpack"; cat "$tmp/cpack.out"; exit 1; }

@@ -77,5 +77,17 @@ grep -q "unknown distribution \"Plan 9 from Bell Labs\"" "$tmp/err" &&
 	grep -q "libhwloc-dev" "$tmp/err" || { echo "FAIL: unknown message"; cat "$tmp/err"; fail=1; }
 $deps --bogus >/dev/null 2>&1
 expect "bad option exit" 2 $?
+
+# Every "install-deps --OPTION" that a test, a doc or a script tells its reader to run is an
+# option of install-deps --help (a test once said --test, another --dev: neither exists).
+$deps --help >"$tmp/help" 2>&1
+grep -rhoI -e 'install-deps --[a-z][a-z-]*' "$src/tests" "$src/docs" "$src/scripts" \
+	"$src/README.md" "$src/Makefile" | sed 's/.* //' | sort -u >"$tmp/named"
+[ -s "$tmp/named" ] || { echo "FAIL: no install-deps option named anywhere"; fail=1; }
+while read -r opt; do
+	[ "$opt" = --help ] || grep -Eq "(^|[[ ])$opt([] ]|\$)" "$tmp/help" ||
+		{ echo "FAIL: install-deps $opt is named but is not an option"; fail=1; }
+done <"$tmp/named"
+
 [ $fail -eq 0 ] && echo "install_deps: ok"
 exit $fail

@@ -36,8 +36,8 @@ fp() {
 }
 
 if ! command -v pahole >/dev/null 2>&1 || ! command -v "$cc" >/dev/null 2>&1; then
-	# a missing tool is a failure, not a skip (scripts/install-deps --dev brings them)
-	echo "FAIL: needs pahole (Debian package dwarves, scripts/install-deps --dev) and a C compiler"
+	# a missing tool is a failure, not a skip (scripts/install-deps brings them)
+	echo "FAIL: needs pahole (Debian package dwarves; scripts/install-deps brings it) and a C compiler"
 	exit 1
 fi
 

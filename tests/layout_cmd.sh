@@ -34,7 +34,7 @@ rows() {
 
 if [ "$mode" = pahole ]; then
 	if ! command -v pahole >/dev/null 2>&1; then
-		echo "FAIL: pahole is not installed (Debian package dwarves, scripts/install-deps --dev)"
+		echo "FAIL: pahole is not installed (Debian package dwarves; scripts/install-deps brings it)"
 		exit 1
 	fi
 	cc=${CC:-cc}
