@@ -6,7 +6,7 @@
 #  - a file option (FILE) naming a FIFO, a character device (mknod, as root), a symlink to a
 #    FIFO, a directory or a dangling symlink is refused: exit 2, nothing created or changed;
 #  - a directory option (DIR): each file pcbench creates in it (run_files[] in
-#    harness/run/rows.c, compare's report files from its format table, model.csv, the
+#    harness/run/outputs.c, compare's report files from its format table, model.csv, the
 #    merged files, the PNGs) planted as a symlink to a file outside, a dangling symlink or
 #    a FIFO is refused the same way, and nothing is written through the link;
 #  - a user-named FILE that is a symlink to a regular file is followed, as a shell's `>`.
@@ -48,7 +48,7 @@ fi
 
 # The files made inside each kind of directory, from the code.
 run_files=$(sed -n '/^static const char \*const run_files\[\] = {/,/};/p' \
-	"$SRC/harness/run/rows.c" | grep -o '"[^"]*"' | tr -d '"')
+	"$SRC/harness/run/outputs.c" | grep -o '"[^"]*"' | tr -d '"')
 cmp_files=$(grep -o '"compare[^"]*\.[a-z]*"}' "$SRC/harness/analysis/compare/formats.c" |
 	tr -d '"}')
 [ -n "$run_files" ] && [ -n "$cmp_files" ] || { echo "FAIL: no file names found"; exit 1; }

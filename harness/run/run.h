@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run.h - the measure command's state, shared by its files: cmd.c (options, the run),
- * families.c (what is measured), rows.c (results.csv columns and rows, context.json) and
- * tables.c (the --dry-run plan and the --matrix table).
+ * families.c (what is measured), outputs.c (the run directory and its files, context.json's
+ * options), rows.c (results.csv columns and rows, the progress lines) and tables.c (the
+ * --dry-run plan and the --matrix table).
  */
 #ifndef PCBENCH_RUN_H
 #define PCBENCH_RUN_H
@@ -53,7 +54,7 @@ struct options {
 
 /*
  * The state of one measure run: measure_main owns it and passes it to every function of
- * cmd.c, families.c, rows.c and tables.c that reads or writes it (no global).
+ * cmd.c, families.c, outputs.c, rows.c and tables.c that reads or writes it (no global).
  */
 struct measure_run {
 	struct options opt;
@@ -120,7 +121,7 @@ void build_families(struct measure_run *run, const struct options *o, const stru
 void print_matrix(struct measure_run *run);
 void print_plan(struct measure_run *run, const struct options *o, const struct topo *topo);
 
-/* rows.c */
+/* outputs.c */
 /* check_outputs - choose run->run_dir; exit 2 if its results.csv exists (creates nothing). */
 void check_outputs(struct measure_run *run, const struct options *o);
 /* make_run_dir - create run->run_dir (-o DIR, or a new results/<stamp>-<host>[-N]). */
@@ -131,6 +132,10 @@ void write_context(struct measure_run *run);
 /* close_outputs - close results.csv, results.jsonl and the --csv file; -1 if any failed. */
 int close_outputs(struct measure_run *run);
 void write_objects(struct measure_run *run);
+
+/* rows.c */
+/* columns_build - run->cols and run->ncols: the fixed columns, then every family's. */
+void columns_build(struct measure_run *run);
 void event_columns(struct measure_run *run, const struct options *o);
 void write_row(struct measure_run *run, const struct family *f, int rep, enum status st,
 	       const char *reason, const struct meas_result *r, const char *home);
