@@ -403,7 +403,9 @@ static void noise_check(struct measurement *m)
  * a measuring thread kept off its CPU (other work ran there, or it waited for a lock
  * holder that was) for most of warm-up + window? Then the window measured the machine's
  * load, not the scenario: disturbed (measured again, whatever --noise-max says), not an
- * error. A window with no operation whose threads had their CPUs stays an error.
+ * error. A window with no operation whose threads had their CPUs stays an error. The CPU
+ * time counts from the release into the warm-up, as the wall time does: what a thread spent
+ * before (spinning in the transfer probe for a partner off its CPU) must not hide it.
  */
 static void starved_check(struct measurement *m)
 {
@@ -419,7 +421,7 @@ static void starved_check(struct measurement *m)
 
 		if (span <= 0)
 			continue;
-		off = 1 - (s->n1.cpu_s - s->nw.cpu_s) / span;
+		off = 1 - (s->n1.cpu_s - s->cpu_w) / span;
 		if (off > worst)
 			worst = off, who = i;
 	}
@@ -548,7 +550,6 @@ static void window(struct measurement *m, int tid)
 		if (!slot->tstate)
 			fail(m, "thread %d: thread setup failed", tid);
 	}
-	noise_thread_read(&slot->nw); /* before waiting: the wake-up counts as off the CPU */
 	if (tid == 0) {
 		atomic_store(&m->xfer->turn, 0);
 		xfer_skip(m);
@@ -562,6 +563,8 @@ static void window(struct measurement *m, int tid)
 		m->deadline = m->warm_end + m->window_s;
 	}
 	pthread_barrier_wait(&m->bar);
+	/* after the wake-up, which counts as off the CPU: only the CPU time from here on */
+	slot->cpu_w = noise_thread_cpu_s();
 
 	if (!atomic_load(&m->failed)) {
 		int planned = m->pus[tid];

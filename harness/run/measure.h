@@ -27,7 +27,7 @@ struct thread_slot {
 	void *tstate;
 	struct pmu_value *ev;	    /* this thread's counter readings, pmu_nevents of them */
 	struct noise_thread n0, n1; /* scheduler counters at the window's start and end */
-	struct noise_thread nw;	    /* before the start of the warm-up (starved_check) */
+	double cpu_w;		    /* CPU time when released into the warm-up (starved_check), s */
 	struct noise_gaps *gaps;    /* the window's batch times (gap accounting) */
 };
 

@@ -10,16 +10,23 @@
 #include "machine.h"
 #include "sysfs.h"
 
+double noise_thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void noise_thread_read(struct noise_thread *s)
 {
 	struct rusage ru;
-	struct timespec ts;
 	char line[256];
 	FILE *f;
 
 	memset(s, 0, sizeof(*s));
-	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		s->cpu_s = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	s->cpu_s = noise_thread_cpu_s();
 	if (!getrusage(RUSAGE_THREAD, &ru))
 		s->nivcsw = ru.ru_nivcsw;
 	/* schedstat: time on the CPU, time waiting on a run queue, timeslices (ns) */

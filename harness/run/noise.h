@@ -86,6 +86,8 @@ struct noise_thread {
 
 /* noise_thread_read - the calling thread's counters now. */
 void noise_thread_read(struct noise_thread *s);
+/* noise_thread_cpu_s - the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), s; 0 unknown. */
+double noise_thread_cpu_s(void);
 
 /*
  * noise_steal_reader - the steal ticks of CPU @cpu so far into @ticks; 0, or -1 when
