@@ -33,7 +33,10 @@ grep -q ',skipped,placement scatter: 100000 threads need 100000 PUs' "$tmp/skip/
 	--run-dir-file "$tmp/dirfile" >"$tmp/eout" 2>"$tmp/eerr"
 rc=$?
 [ $rc -eq 5 ] || { echo "FAIL: end of run: exit $rc, want 5 (2 blocks: no verdict)"; fail=1; }
-grep -Eq '^\+A .* no verdict .*2 clean blocks: 6 needed' "$tmp/eout" ||
+# (or fewer clean blocks: a window starved by a busy machine, the only disturbed kind under
+# --noise-max off, leaves its block out)
+grep -Eq '^\+A .* no verdict .*(2 clean blocks: 6 needed|of 2 blocks disturbed \([0-9]+ starved\))' \
+	"$tmp/eout" ||
 	{ echo "FAIL: end of run: no 'no verdict' row saying 6 blocks are needed"; cat "$tmp/eout"; fail=1; }
 [ "$(grep -c '^pcbench: block [0-9]*: ' "$tmp/eerr")" -eq 2 ] ||
 	{ echo "FAIL: want one progress line per block"; cat "$tmp/eerr"; fail=1; }
