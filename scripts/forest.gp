@@ -18,12 +18,14 @@ data = ARG1
 n = int(ARG4)
 xmin = real(ARG5)
 xmax = real(ARG6)
-set terminal pngcairo size 1500, 190 + 24 * n noenhanced font ",11"
+# at least 440 pixels high: room for the axis labels beside a table or two
+h = 190 + 24 * n
+set terminal pngcairo size 1500, (h > 440 ? h : 440) noenhanced font ",11"
 set output ARG2
 set title ARG3
 set datafile missing "?"
 set xlabel ARG7
-set ylabel "preset (rows under each table's header)"
+set ylabel "preset, per table"
 set y2label "%change [95% ci] verdict"
 set xrange [xmin:xmax]
 set yrange [n + 0.5 : 0.5]
