@@ -8,7 +8,7 @@
 #        high, class, "verdict", "text" (%change, ci and verdict as compare prints them),
 #        "table" (compare's table title); class 0 is a table's header row (its threads,
 #        placement, host and base; "?" for the numbers), 1 improved, 2 regressed, 3 n.s.
-#        (also small, low n), 4 no verdict (also n/a)
+#        (also small), 4 no verdict (also n/a)
 # OUT    the PNG to write
 # TITLE  the plot title (scenario, workload, host, date)
 # NROWS  how many rows

@@ -15,15 +15,15 @@
 
 /*
  * The verdict classes forest.gp tells apart (colour, point type and, for no verdict, a
- * dashed bar); 0 is a table's header row. "small" (significant, under --min-change) and
- * "low n" are not significant changes; "n/a" has nothing to show.
+ * dashed bar); 0 is a table's header row. "small" (significant, under --min-change) is
+ * not a significant change; "n/a" has nothing to show.
  */
 static const struct {
 	const char *verdict;
 	int cls;
 } classes[] = {
-    {"improved", 1}, {"regressed", 2},	{"n.s.", 3}, {"small", 3},
-    {"low n", 3},    {"no verdict", 4}, {"n/a", 4},  {NULL, 4},
+    {"improved", 1},   {"regressed", 2}, {"n.s.", 3}, {"small", 3},
+    {"no verdict", 4}, {"n/a", 4},	 {NULL, 4},
 };
 
 static int class_of(const char *verdict)
@@ -157,7 +157,7 @@ void plot_forest(struct plot *p, const char *sc, const char *wl)
 		"# %s %s: per table of pcbench compare (ops_per_s), a header row, then per\n"
 		"# preset: y \"preset\" %%change ci_lo ci_hi class \"verdict\" \"text\" "
 		"\"table\"\n"
-		"# class: 1 improved, 2 regressed, 3 n.s. (also small, low n), 4 no verdict "
+		"# class: 1 improved, 2 regressed, 3 n.s. (also small), 4 no verdict "
 		"(also n/a)\n",
 		sc, wl);
 	for (int bi = 0; m >= 0 && bi < c->nblocks; bi++) {

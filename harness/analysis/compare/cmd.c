@@ -186,7 +186,6 @@ static void parse_args(int argc, char **argv, struct cmp_options *o, const char 
 static struct compare state;
 static struct header header;
 
-/* median of column @col over the ok rows of @r where @match(row) holds; NAN if none. */
 /*
  * write_files - every format with a file, into @dir, through the checked output path
  * (lib/outfile.h: whole or not at all); then one line on stdout saying where they are.
