@@ -15,6 +15,12 @@ done
 "$pcbench" help --commands | cut -f 1 >"$tmp/cmds"
 [ -s "$tmp/cmds" ] || { no "help --commands lists nothing"; exit 1; }
 pages="pcbench $(sed 's/^/pcbench-/' "$tmp/cmds" | tr '\n' ' ')"
+lab=""
+for h in "$src"/docs/man/pcbench-*.h2m; do
+	p=$(basename "$h" .h2m)
+	case " $pages pcbench-measure " in *" $p "*) ;; *) lab="$lab $p" ;; esac
+done
+[ -n "$lab" ] || no "no lab command page in $src/docs/man"
 
 # exit_codes - the single digits in the "Exit status:" paragraph of a help text on stdin
 exit_codes() {
@@ -27,8 +33,19 @@ page_codes() {
 		grep -o '\<[0-9]\>' | sort -u | tr '\n' ' '
 }
 
-for p in $pages; do
-	f=$man/$p.1
+# help_of PAGE - the --help text of PAGE's command: pcbench [CMD] --help, or a lab command's
+help_of() {
+	case " $lab " in
+	*" $1 "*) "$build/$1" --help ;;
+	*)
+		cmd=${1#pcbench}
+		"$pcbench" ${cmd#-} --help
+		;;
+	esac
+}
+
+for p in $pages $lab; do
+	case " $lab " in *" $p "*) f=$build/$p.1 ;; *) f=$man/$p.1 ;; esac
 	[ -s "$f" ] && [ -s "$f.gz" ] || { no "$p: no $f and $f.gz"; continue; }
 	zcat "$f.gz" | cmp -s - "$f" || no "$p: $f.gz is not $f"
 	for w in 80 120; do
@@ -43,17 +60,21 @@ for p in $pages; do
 	done
 	grep -q "^\.TH $(echo "$p" | tr a-z A-Z) " "$f" || no "$p: its .TH does not name it"
 	# every status the help names is in EXIT STATUS
-	cmd=${p#pcbench}
-	cmd=${cmd#-}
-	want=$("$pcbench" $cmd --help | exit_codes)
-	[ -n "$want" ] || no "$p: pcbench $cmd --help names no exit status"
+	want=$(help_of $p | exit_codes)
+	[ -n "$want" ] || no "$p: its --help names no exit status"
 	got=$(page_codes <"$f")
 	for c in $want; do
 		case " $got" in *" $c "*) ;; *) no "$p: EXIT STATUS lacks $c (--help names $want; page: $got)" ;; esac
 	done
 	# SEE ALSO: every other page
 	sed -n '/^\.SH "SEE ALSO"/,/^\.SH/p' "$f" >"$tmp/see"
-	for q in $pages pcbench-lab-run pcbench-slurm-submit; do
+	case " $lab " in
+	*" $p "*)
+		grep -q '^\.BR \(\\%\)\{0,1\}pcbench (1)' "$tmp/see" || no "$p: SEE ALSO lacks pcbench(1)"
+		continue
+		;;
+	esac
+	for q in $pages $lab; do
 		[ "$q" = "$p" ] && continue
 		ref=$(printf '.BR \\%%%s (1)' "$(echo "$q" | sed 's/-/\\-/g')")
 		grep -qF "$ref" "$tmp/see" || no "$p: SEE ALSO lacks $q(1)"
@@ -62,5 +83,5 @@ done
 # the rendered page of a command says what the man reader sees
 MANWIDTH=80 man -l "$man/pcbench-compare.1" 2>/dev/null | grep -q '^EXIT STATUS' ||
 	no "pcbench-compare(1) does not render its EXIT STATUS"
-[ $fail -eq 0 ] && echo "manpages: ok ($(echo $pages | wc -w) pages)"
+[ $fail -eq 0 ] && echo "manpages: ok ($(echo $pages $lab | wc -w) pages)"
 exit $fail

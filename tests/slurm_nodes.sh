@@ -4,8 +4,10 @@
 # and each srun task as a local process with SLURMD_NODENAME set as slurmd sets it; no
 # daemon, no network). Checks the generated job lines (N nodes, one task per node, -S on
 # the measuring job only, -M on the merge job only, the dependency), two node labels (n1,
-# n2: names, no task ids) in the merged run with the merge job's per-node summary, and a
-# second task on one node refused, named in the summary, the merge job exiting 1.
+# n2: names, no task ids) in the merged run with the merge job's per-node summary, a
+# second task on one node refused, named in the summary, the merge job exiting 1, and
+# submit's own exit statuses (its --help): 1 when sbatch refuses a job (a refused merge job
+# names the queued measuring job), 2 on bad usage with nothing queued.
 set -u
 src=$1
 pcbench=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
@@ -20,6 +22,7 @@ log=$tmp/jobs.log
 cat >"$tmp/bin/sbatch" <<'SB'
 #!/bin/sh
 echo "sbatch $*" >>"$FAKE_LOG"
+case "$*" in *"${FAKE_REFUSE:-no such}"*) echo "sbatch: error: refused (stand-in)" >&2; exit 1 ;; esac
 n=1 dir=. script=""
 for a; do
 	case $a in
@@ -91,5 +94,25 @@ sed -n '1,/^$/p' "$out.out"
 grep -q '^refused tasks:' "$out.out" && grep -q 'n1 task [01]: refused, a second task on this node' "$out.out" ||
 	no "the refused task is not in the merge summary"
 [ "$(ls -d "$tmp/s"/*/run 2>/dev/null | wc -l)" = 1 ] || no "two runs on one node"
+
+# submit's exit statuses: sbatch refusing the measuring job, then the merge job; bad usage.
+for refuse in pcbench.sbatch merge.sbatch; do
+	: >"$log"
+	FAKE_REFUSE=$refuse FAKE_NODELIST=n1 FAKE_TASK_NODES=n1 sh "$src/scripts/slurm/submit" -n 1 \
+		-o "$tmp/x" -- -r 1 >"$tmp/submit.out" 2>&1
+	rc=$?
+	[ $rc = 1 ] || { no "sbatch refusing $refuse: submit exit $rc, want 1"; cat "$tmp/submit.out"; }
+done
+job=$(cat "$log.id")
+grep -q "refused the merge job; job $job is queued" "$tmp/submit.out" ||
+	{ no "a refused merge job does not name the queued job $job"; cat "$tmp/submit.out"; }
+for args in "-n 0" "-n" "-n 1 -o"; do
+	: >"$log"
+	# shellcheck disable=SC2086
+	sh "$src/scripts/slurm/submit" $args >"$tmp/submit.out" 2>&1
+	rc=$?
+	[ $rc = 2 ] || { no "submit $args: exit $rc, want 2"; cat "$tmp/submit.out"; }
+	[ -s "$log" ] && no "submit $args: queued a job"
+done
 [ $fail = 0 ] && echo "ok: Slurm, one task per distinct node (stand-in sbatch/srun)"
 exit $fail
