@@ -14,15 +14,16 @@
 
 #include <stdint.h>
 
-#define BLOCKS_ALPHA 0.05	    /* compare's default alpha: the minimum block count's */
-#define BLOCKS_DEFAULT_PRECISION 5  /* --precision: ci half-width target, in %change points */
-#define BLOCKS_DEFAULT_BUDGET 90    /* --budget: seconds of measuring */
-#define BLOCKS_DEFAULT_MAX 50	    /* --max-blocks */
-#define BLOCKS_WINDOW_MAX 0.2	    /* the window chosen for the budget: at most this... */
-#define BLOCKS_WINDOW_MIN 0.02	    /* ...and at least this (s) */
-#define BLOCKS_WINDOW_OVERHEAD 0.02 /* s per window besides warm-up and window (set-up, threads)   \
-				     */
-#define BLOCKS_SEED 1		    /* the bootstrap's seed, as compare's (CI_SEED) */
+#define BLOCKS_ALPHA 0.05	   /* compare's default alpha: the minimum block count's */
+#define BLOCKS_DEFAULT_PRECISION 5 /* --precision: ci half-width target, in %change points */
+#define BLOCKS_DEFAULT_BUDGET 90   /* --budget: seconds of measuring */
+#define BLOCKS_DEFAULT_MAX 50	   /* --max-blocks */
+#define BLOCKS_WINDOW_MAX 0.2	   /* the window chosen for the budget: at most this... */
+#define BLOCKS_WINDOW_MIN 0.02	   /* ...and at least this (s) */
+#define BLOCKS_WINDOW_OVERHEAD                                                                     \
+	0.02	      /* s per window besides warm-up and window (set-up, threads)                 \
+		       */
+#define BLOCKS_SEED 1 /* the bootstrap's seed, as compare's (CI_SEED) */
 
 /* One table: its presets' families and what their blocks gave. */
 struct bl_table {
