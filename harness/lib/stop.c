@@ -51,7 +51,12 @@ void stop_install(enum stop_mode mode, int pipe)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	/*
+	 * The flag mode's handler returns, so calls it breaks off start again. The exit mode's
+	 * never returns, but under TSan it is run only when the call it broke off returns: a
+	 * restarted waitpid on a perf that never ends would hold it off for as long.
+	 */
+	sa.sa_flags = flag_mode ? SA_RESTART : 0;
 	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		if (sigs[i] != SIGPIPE || pipe)
 			sigaction(sigs[i], &sa, NULL);
