@@ -27,7 +27,7 @@ static void fill(struct bl_table *t, int from, int to, double spread)
 {
 	for (int b = from; b < to; b++)
 		for (int k = 0; k < t->n; k++)
-			blocks_record(t, k, b, value(k, b, spread));
+			blocks_record(t, k, b, value(k, b, spread), NULL);
 }
 
 int main(void)
@@ -49,7 +49,7 @@ int main(void)
 	/* A block with a disturbed window (NaN) is left out: 6 blocks, 5 clean, not done. */
 	blocks_table_init(&t, fam, 2);
 	fill(&t, 0, 6, 0.001);
-	blocks_record(&t, 1, 2, NAN); /* block 3's second preset was disturbed */
+	blocks_record(&t, 1, 2, NAN, NULL); /* block 3's second preset was disturbed */
 	blocks_judge(&t, 5, 0, 50);
 	CHECK(t.blocks == 6 && t.nclean == 5, "blocks %d, clean %d: want 6, 5", t.blocks, t.nclean);
 	CHECK(!t.done, "done with 5 clean blocks of the 6 needed");
@@ -60,6 +60,21 @@ int main(void)
 	CHECK(t.nclean == 6 && t.done && t.met == 1, "7 blocks: clean %d, done %d, met %d",
 	      t.nclean, t.done, t.met);
 	CHECK(t.worst < 1, "ci half-width %g, want < 1 point", t.worst);
+	/* A block whose windows' probes span over NOISE_REMAP_RATIO (the host moved the vCPUs
+	 * between its windows: base at 28 ns, the other at 105 ns) is left out too. */
+	{
+		const double fast[2] = {27, 28}, slow[2] = {98, 105}, near[2] = {80, 110};
+
+		fill(&t, 7, 8, 0.001);
+		blocks_record(&t, 0, 7, value(0, 7, 0.001), fast);
+		blocks_record(&t, 1, 7, value(1, 7, 0.001), slow);
+		fill(&t, 8, 9, 0.001);
+		blocks_record(&t, 0, 8, value(0, 8, 0.001), slow);
+		blocks_record(&t, 1, 8, value(1, 8, 0.001), near);
+		blocks_judge(&t, 5, 0, 50);
+		CHECK(t.blocks == 9 && t.nclean == 7,
+		      "probes 27-105 ns in block 8: clean %d, want 7", t.nclean);
+	}
 	blocks_table_free(&t);
 
 	/* Imprecise (ratios 2x +-30%): not done at the fewest blocks, done at the maximum. */
@@ -87,7 +102,7 @@ int main(void)
 	blocks_table_init(&t, fam, 2);
 	for (int b = 0; b < 20; b++)
 		for (int k = 0; k < 2; k++)
-			blocks_record(&t, k, b, NAN);
+			blocks_record(&t, k, b, NAN, NULL);
 	blocks_judge(&t, 5, 0, 50);
 	CHECK(t.nclean == 0 && !t.done && t.met == 0, "all disturbed: clean %d, done %d", t.nclean,
 	      t.done);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "blocks.h"
+#include "noise.h"
 #include "stats.h"
 #include "util.h"
 
@@ -24,11 +25,13 @@ void blocks_table_free(struct bl_table *t)
 	for (int k = 0; k < t->n; k++)
 		free(t->val[k]);
 	free(t->val);
+	free(t->xlo);
+	free(t->xhi);
 	free(t->fam);
 	memset(t, 0, sizeof(*t));
 }
 
-void blocks_record(struct bl_table *t, int k, int b, double ops_per_s)
+void blocks_record(struct bl_table *t, int k, int b, double ops_per_s, const double xfer_ns[2])
 {
 	if (b >= t->cap) {
 		int cap = t->cap ? 2 * t->cap : 16;
@@ -40,9 +43,21 @@ void blocks_record(struct bl_table *t, int k, int b, double ops_per_s)
 			for (int i = t->cap; i < cap; i++)
 				t->val[j][i] = NAN;
 		}
+		t->xlo = xrealloc(t->xlo, (size_t)cap * sizeof(double));
+		t->xhi = xrealloc(t->xhi, (size_t)cap * sizeof(double));
+		for (int i = t->cap; i < cap; i++)
+			t->xlo[i] = t->xhi[i] = NAN;
 		t->cap = cap;
 	}
 	t->val[k][b] = ops_per_s > 0 ? ops_per_s : NAN;
+	for (int i = 0; xfer_ns && i < 2; i++) {
+		if (!(xfer_ns[i] > 0))
+			continue;
+		if (!(t->xlo[b] <= xfer_ns[i]))
+			t->xlo[b] = xfer_ns[i];
+		if (!(t->xhi[b] >= xfer_ns[i]))
+			t->xhi[b] = xfer_ns[i];
+	}
 	if (b + 1 > t->blocks)
 		t->blocks = b + 1;
 }
@@ -59,6 +74,7 @@ void blocks_judge(struct bl_table *t, double precision, int fixed, int max)
 		clean[b] = 1;
 		for (int k = 0; k < t->n; k++)
 			clean[b] &= !isnan(t->val[k][b]);
+		clean[b] &= !(t->xhi[b] > NOISE_REMAP_RATIO * t->xlo[b]); /* two host mappings */
 		t->nclean += clean[b];
 	}
 	for (int k = 1; k < t->n; k++) {

@@ -33,10 +33,11 @@ struct bl_table {
 	int blocks;   /* blocks measured */
 	int cap;      /* of each val[k] */
 	double **val; /* [k][b]: ops/s of preset k in block b if its window was clean, else NaN */
-	int nclean;   /* blocks in which every preset's window was clean */
-	int met;      /* comparisons whose ci half-width is within the target */
-	double worst; /* the largest ci half-width of its comparisons (NaN: not yet known) */
-	int done;     /* no more blocks: target reached, block count reached, or max blocks */
+	double *xlo, *xhi; /* [b]: the lowest and highest transfer probe of block b's windows */
+	int nclean;	   /* blocks in which every preset's window was clean */
+	int met;	   /* comparisons whose ci half-width is within the target */
+	double worst;	   /* the largest ci half-width of its comparisons (NaN: not yet known) */
+	int done;	   /* no more blocks: target reached, block count reached, or max blocks */
 };
 
 /* blocks_table_init - table @t of @n families (@fam, the base first), all unmeasured. */
@@ -44,8 +45,10 @@ void blocks_table_init(struct bl_table *t, const int *fam, int n);
 void blocks_table_free(struct bl_table *t);
 
 /* blocks_record - preset @k's window in block @b (0-based) of @t: @ops_per_s, or NaN when
- * the window was not clean (disturbed, failed). */
-void blocks_record(struct bl_table *t, int k, int b, double ops_per_s);
+ * the window was not clean (disturbed, failed), and its transfer probes @xfer_ns (before and
+ * after; NaN when not taken). A block whose probes span more than NOISE_REMAP_RATIO was
+ * measured on two host mappings: it is not clean (blocks_judge). */
+void blocks_record(struct bl_table *t, int k, int b, double ops_per_s, const double xfer_ns[2]);
 
 /*
  * blocks_judge - after a block of @t: its clean blocks, and for each comparison the ci

@@ -93,7 +93,7 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	write_row(run, f, rep, st, why, &r, home);
 	if (job->tb) /* the stopping rule's view of this block (blocks.c) */
 		blocks_record(job->tb, job->k, run->block - 1,
-			      st == ST_OK ? (double)r.ops / r.duration_s : NAN);
+			      st == ST_OK ? (double)r.ops / r.duration_s : NAN, r.xfer_ns);
 	objects_log_add(run->objects, f, rep, &r);
 	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;

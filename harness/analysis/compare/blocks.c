@@ -182,6 +182,52 @@ static int block_index(struct tblocks *tb, struct map *m, const char *name)
 	return j;
 }
 
+/* block_probes - the probes (before and after, every column) of block @j of table @bl. */
+static double *block_probes(const struct compare *c, const struct block *bl, const struct map *m,
+			    int j, size_t *n)
+{
+	const struct cmp_run *r = &c->runs[0];
+	double *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (int col = 0; r->c_xb >= 0 && r->c_xa >= 0 && col < bl->ncols; col++) {
+		const struct cell *cl = &c->cells[bl->cell[col]];
+
+		for (int i = 0; i < cl->nrows; i++) {
+			int row = cl->rows[i].row;
+
+			if (cmp_map_get(m, cmp_cell_at(r, row, r->c_block)) != j)
+				continue;
+			for (int k = 0; k < 2; k++) {
+				double x = xfer_value(r, row, k ? r->c_xa : r->c_xb);
+
+				if (!(x > 0))
+					continue;
+				GROW(v, *n, cap);
+				v[(*n)++] = x;
+			}
+		}
+	}
+	return v;
+}
+
+/*
+ * block_remapped - block @j's probes span more than MAP_GAP: the host moved the vCPUs between
+ * its windows, so its presets were not measured on the same machine.
+ */
+static int block_remapped(const struct compare *c, const struct block *bl, const struct map *m,
+			  int j)
+{
+	size_t n;
+	double *v = block_probes(c, bl, m, j, &n), lo = INFINITY, hi = 0;
+
+	for (size_t i = 0; i < n; i++)
+		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+	free(v);
+	return n && hi > MAP_GAP * lo;
+}
+
 /*
  * block_mappings - the host mapping of each block of table @bl: the one that holds the
  * median of its rows' probes (before and after, every column), or -1 (none, or between).
@@ -189,33 +235,11 @@ static int block_index(struct tblocks *tb, struct map *m, const char *name)
 static void block_mappings(const struct compare *c, const struct block *bl, struct tblocks *tb,
 			   const struct map *m)
 {
-	const struct cmp_run *r = &c->runs[0];
-
 	for (int j = 0; j < tb->nb; j++) {
-		double *v = NULL;
-		size_t n = 0, cap = 0;
+		size_t n = 0;
+		double *v = c->nmap ? block_probes(c, bl, m, j, &n) : NULL;
 
-		tb->mapping[j] = -1;
-		for (int col = 0; c->nmap && col < bl->ncols; col++) {
-			const struct cell *cl = &c->cells[bl->cell[col]];
-
-			for (int i = 0; i < cl->nrows; i++) {
-				int row = cl->rows[i].row;
-
-				if (cmp_map_get(m, cmp_cell_at(r, row, r->c_block)) != j)
-					continue;
-				for (int k = 0; k < 2; k++) {
-					double x = xfer_value(r, row, k ? r->c_xa : r->c_xb);
-
-					if (!(x > 0))
-						continue;
-					GROW(v, n, cap);
-					v[n++] = x;
-				}
-			}
-		}
-		if (n)
-			tb->mapping[j] = mapping_of(c, stats_median(v, n));
+		tb->mapping[j] = n ? mapping_of(c, stats_median(v, n)) : -1;
 		free(v);
 	}
 }
@@ -278,6 +302,8 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 				continue;
 			w = tb->state[col * cap + j] ? why[col * cap + j] : "missing";
 		}
+		if (!w && block_remapped(c, bl, &m, j))
+			w = "remap_in_block";
 		tb->clean[j] = !w;
 		if (w)
 			left[tb->nleft++] = w;
