@@ -94,15 +94,18 @@ int main(void)
 	meas_destroy(&m);
 
 	/*
-	 * 11 ms of warm-up + window is about one tick: steal is not used, nothing retried. The
-	 * limit is out of reach of run delay: on a busy machine a thread can wait for its CPU
-	 * several times as long as a 10 ms window (a retry seen here under load 12 on 2 CPUs).
+	 * 11 ms of warm-up + window is about one tick: steal is not used. Were it used, 1000%
+	 * steal would disturb every window and the result. The limit is out of reach of run
+	 * delay, but not of starvation: a 10 ms window under TSan on a busy machine can complete
+	 * no operation and be measured again (seen in CI), so a retry is allowed here; steal is
+	 * still read once per window, before it and not after.
 	 */
 	measure("short window", 0.01, 1e6, 2, 1000, &r, &m, sc, cfg, t, pu);
-	CHECK(r.retries == 0 && !r.disturbed && isnan(r.steal_pct),
-	      "short window: want no retry and no steal figure (got %d, %g)", r.retries,
-	      r.steal_pct);
-	CHECK(calls == 1, "short window: steal read %d times, want 1 (before, not after)", calls);
+	CHECK(!r.disturbed && isnan(r.steal_pct),
+	      "short window: want a clean result and no steal figure (got %d retries, %g)",
+	      r.retries, r.steal_pct);
+	CHECK(calls == r.windows, "short window: steal read %d times in %d windows, want one each",
+	      calls, r.windows);
 	meas_destroy(&m);
 
 	cfg_free(cfg);
