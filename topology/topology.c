@@ -595,8 +595,18 @@ void topo_home_name(const struct topo_home *h, char *buf, size_t len)
 
 void *topo_alloc_home(const struct topo *t, size_t len, const struct topo_home *h)
 {
+	void *p = topo_try_alloc_home(t, len, h);
+
+	if (!p)
+		die("memory", "topo_alloc_home", "%s", strerror(errno));
+	return p;
+}
+
+void *topo_try_alloc_home(const struct topo *t, size_t len, const struct topo_home *h)
+{
 	hwloc_nodeset_t set = hwloc_bitmap_alloc();
 	void *p;
+	int err;
 
 	if (h->interleave)
 		hwloc_bitmap_copy(set, hwloc_topology_get_topology_nodeset(t->h));
@@ -607,10 +617,11 @@ void *topo_alloc_home(const struct topo *t, size_t len, const struct topo_home *
 				HWLOC_MEMBIND_BYNODESET);
 	if (!p) /* no memory binding here: first touch from the home thread still applies */
 		p = hwloc_alloc(t->h, len);
+	err = errno;
 	hwloc_bitmap_free(set);
-	if (!p)
-		die("memory", "topo_alloc_home", "%s", strerror(errno));
-	memset(p, 0, len); /* first touch, under the policy */
+	if (p)
+		memset(p, 0, len); /* first touch, under the policy */
+	errno = err;
 	return p;
 }
 

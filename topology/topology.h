@@ -144,6 +144,8 @@ void topo_home_name(const struct topo_home *h, char *buf, size_t len);
  * policy. Free with topo_free_home(t, p, len).
  */
 void *topo_alloc_home(const struct topo *t, size_t len, const struct topo_home *h);
+/* topo_try_alloc_home - the same, but NULL (errno set) instead of exiting when out of memory. */
+void *topo_try_alloc_home(const struct topo *t, size_t len, const struct topo_home *h);
 void topo_free_home(const struct topo *t, void *p, size_t len);
 /*
  * topo_memlocation - add the NUMA nodes holding [@p, @p + @len) to the bit mask @nodes

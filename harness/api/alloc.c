@@ -11,17 +11,39 @@
 
 #define PAGE 4096
 
+/*
+ * Shuffled placement (alloc_shuffle): a home allocation takes a run of pages at a random
+ * page of an arena bound to that home, mapped once per process, so that every window's
+ * shared state sits at other physical pages; otherwise the kernel hands a process the pages
+ * it just freed, and one placement (which host page, which cache slices) would hold for a
+ * whole run. ARENA_PAGES of 4 KiB: 64 MiB; allocations over ARENA_MAX_PAGES map their own.
+ */
+#define ARENA_PAGES 16384
+#define ARENA_MAX_PAGES (ARENA_PAGES / 16)
+#define ARENA_TRIES 64
+
+struct arena {
+	const struct topo *topo;
+	struct topo_home home;
+	char *base; /* NULL: could not be mapped, so this home maps each allocation */
+};
+
 /* Home allocations, so that bench_free() can give them back with their length. */
 struct region {
 	void *base, *user;
 	size_t len;
 	const struct topo *topo;
 	unsigned long gen;
+	int in_arena; /* a slice of an arena, which stays mapped */
 };
 
 static struct region *regions;
 static size_t nregions, cap;
 static unsigned long next_gen = 1;
+static struct arena *arenas;
+static size_t narenas;
+static int shuffle;
+static uint64_t shuffle_state;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static _Thread_local const struct topo *home_topo;
@@ -36,6 +58,61 @@ void alloc_set_home(const struct topo *t, const struct topo_home *h)
 	pthread_mutex_lock(&lock);
 	home_gen = next_gen++;
 	pthread_mutex_unlock(&lock);
+}
+
+void alloc_shuffle(int on, uint64_t seed)
+{
+	pthread_mutex_lock(&lock);
+	shuffle = on;
+	shuffle_state = seed;
+	pthread_mutex_unlock(&lock);
+}
+
+/* arena_for - the arena of @t and @h, mapped on first use (lock held). */
+static struct arena *arena_for(const struct topo *t, const struct topo_home *h)
+{
+	struct arena *a;
+
+	for (size_t i = 0; i < narenas; i++)
+		if (arenas[i].topo == t && arenas[i].home.interleave == h->interleave &&
+		    (h->interleave || arenas[i].home.node == h->node))
+			return &arenas[i];
+	a = realloc(arenas, (narenas + 1) * sizeof(*arenas));
+	if (!a)
+		die("memory", "bench_alloc", "out of memory");
+	arenas = a;
+	a = &arenas[narenas++];
+	*a = (struct arena){t, *h, topo_try_alloc_home(t, ARENA_PAGES * (size_t)PAGE, h)};
+	return a;
+}
+
+/*
+ * arena_take - @len bytes at a random page of the arena that no live allocation overlaps,
+ * zeroed; NULL when there is no arena or ARENA_TRIES draws all overlapped (lock held).
+ */
+static char *arena_take(const struct topo *t, const struct topo_home *h, size_t len)
+{
+	size_t pages = len / PAGE;
+	struct arena *a;
+
+	if (!shuffle || pages > ARENA_MAX_PAGES)
+		return NULL;
+	a = arena_for(t, h);
+	if (!a->base)
+		return NULL;
+	for (int k = 0; k < ARENA_TRIES; k++) {
+		char *p = a->base +
+			  (size_t)(splitmix64(&shuffle_state) % (ARENA_PAGES - pages + 1)) * PAGE;
+		size_t i;
+
+		for (i = 0; i < nregions; i++)
+			if (regions[i].in_arena && (char *)regions[i].base < p + len &&
+			    p < (char *)regions[i].base + regions[i].len)
+				break;
+		if (i == nregions)
+			return memset(p, 0, len);
+	}
+	return NULL;
 }
 
 void *bench_alloc(size_t size, size_t align)
@@ -56,12 +133,15 @@ void *bench_alloc(size_t size, size_t align)
 		return memset(p, 0, size);
 	}
 	len = (size + (a > PAGE ? a : 0) + PAGE - 1) / PAGE * PAGE;
-	r.base = topo_alloc_home(home_topo, len, &home);
+	pthread_mutex_lock(&lock);
+	r.base = arena_take(home_topo, &home, len);
+	r.in_arena = r.base != NULL;
+	if (!r.base)
+		r.base = topo_alloc_home(home_topo, len, &home);
 	r.user = (void *)(((uintptr_t)r.base + a - 1) & ~(uintptr_t)(a - 1));
 	r.len = len;
 	r.topo = home_topo;
 	r.gen = home_gen;
-	pthread_mutex_lock(&lock);
 	if (nregions == cap) {
 		cap = cap ? 2 * cap : 32;
 		regions = realloc(regions, cap * sizeof(*regions));
@@ -88,10 +168,10 @@ void bench_free(void *p)
 		}
 	}
 	pthread_mutex_unlock(&lock);
-	if (r.user)
-		topo_free_home(r.topo, r.base, r.len);
-	else
+	if (!r.user)
 		free(p);
+	else if (!r.in_arena) /* an arena's pages stay mapped for the next window */
+		topo_free_home(r.topo, r.base, r.len);
 }
 
 int alloc_home_nodes(uint64_t *nodes)

@@ -7,6 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* splitmix64 - the next value of the generator whose state is @x (not for statistics). */
+static inline uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 /* now_s - CLOCK_MONOTONIC in seconds. */
 double now_s(void);
 

@@ -20,16 +20,6 @@
 /* The one simulation in progress (the hook is a global). */
 static struct sim *cur_sim;
 
-/* splitmix64: the scheduler's PRNG. */
-static uint64_t rng_next(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* ---- MESI ---- */
 
 /* nearest - the domain holding a copy of @ln that is nearest to @d (lowest on ties). */
@@ -137,7 +127,7 @@ static void deactivate(struct sim *s, int id)
 static int pick(struct sim *s)
 {
 	if (s->o.interleave == MODEL_RANDOM)
-		return s->active[(int)(((rng_next(&s->rng) >> 32) * (uint64_t)s->nactive) >> 32)];
+		return s->active[(int)(((splitmix64(&s->rng) >> 32) * (uint64_t)s->nactive) >> 32)];
 	for (int k = 1; k <= s->T; k++) {
 		int n = (s->cur + k) % s->T;
 

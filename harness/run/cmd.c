@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "alloc.h"
 #include "commands.h"
 #include "harness.h"
 #include "opt.h"
@@ -428,7 +429,7 @@ void measure_dir_make(struct measure_dir *d)
 static void run_blocks(struct measure_run *run)
 {
 	const struct options *o = &run->opt;
-	uint64_t state = ((uint64_t)(now_s() * 1e9)) ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b9;
+	uint64_t state = run->seed;
 	int *order = xcalloc((size_t)run->nfams + 1, sizeof(int));
 	int windows = 0, spent = 0;
 
@@ -639,6 +640,9 @@ int measure_main(int argc, char **argv)
 	}
 	run->ctx.options_json = options_json(run, &run->opt);
 	check_machine(run, run->topo);
+	/* the block order and the home pages: a fresh draw per run, not a statistic */
+	run->seed = ((uint64_t)(now_s() * 1e9)) ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b9;
+	alloc_shuffle(!run->opt.home_reuse, splitmix64(&run->seed));
 	latest_failed = begin_outputs(run);
 	ngb = setup_families(run);
 	if (!run->write_failed && !stop_requested) {

@@ -46,6 +46,7 @@ enum {
 	O_BUDGET,
 	O_MAX_BLOCKS,
 	O_IMBALANCE_MIN,
+	O_HOME_PAGES,
 };
 
 static const struct opt measure_opts[] = {
@@ -75,6 +76,12 @@ static const struct opt measure_opts[] = {
     {"home", O_HOME, "SPEC",
      "memory home of the shared structs: first (thread 0's\n"
      "NUMA node, default) | node:N | interleave | each"},
+    {"home-pages", O_HOME_PAGES, "HOW",
+     "shuffle (default): each window's shared structs land at\n"
+     "random pages of a 64 MiB arena at their home, so a run\n"
+     "averages over physical placements | reuse: fresh pages\n"
+     "per window, which the kernel tends to hand back the same\n"
+     "(one placement per run; docs/measuring.md)"},
     {"design", O_DESIGN, "NAME",
      "blocks (default): each block measures every preset of a\n"
      "table once, back to back, in a fresh random order, and\n"
@@ -427,6 +434,11 @@ static int measuring_option(struct options *o, int c, const char *arg)
 		break;
 	case O_DESIGN:
 		o->independent = parse_design(arg);
+		break;
+	case O_HOME_PAGES:
+		if (strcmp(arg, "shuffle") && strcmp(arg, "reuse"))
+			usage_error("--home-pages", arg, "expected shuffle or reuse");
+		o->home_reuse = !strcmp(arg, "reuse");
 		break;
 	case O_PRECISION:
 		if (num_double(arg, 1e-9, 1000, &o->precision))

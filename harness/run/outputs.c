@@ -259,6 +259,7 @@ char *options_json(struct measure_run *run, const struct options *o)
 	json_object_set_new(j, "topology", json_string(o->sel.topology));
 	json_object_set_new(j, "topology_fp", json_string(run->topology_fp));
 	json_object_set_new(j, "home", json_string(o->home));
+	json_object_set_new(j, "home_pages", json_string(o->home_reuse ? "reuse" : "shuffle"));
 	json_object_set_new(j, "time_s", json_real(o->time_s));
 	json_object_set_new(j, "warmup_s", json_real(o->time_s / 10));
 	json_object_set_new(j, "repetitions", json_integer(o->repetitions));

@@ -43,6 +43,7 @@ struct options {
 	int max_blocks;
 	int time_set, reps_set; /* --time, -r given (else chosen for the budget) */
 	int gb_shuffle;		/* 0: --benchmark_enable_random_interleaving=false */
+	int home_reuse;		/* --home-pages reuse: no arena (alloc_shuffle) */
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
 	int matrix;
 	int profile;	/* --profile: sample the measuring threads (profile.h) */
@@ -58,6 +59,7 @@ struct options {
  */
 struct measure_run {
 	struct options opt;
+	uint64_t seed; /* the block order's generator (alloc_shuffle draws from its own) */
 	struct family *fams;
 	int nfams;
 	const char
