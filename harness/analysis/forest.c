@@ -51,11 +51,6 @@ static void widen(double *lo, double *hi, double v)
 	}
 }
 
-static void num(FILE *f, double v)
-{
-	fprintf(f, isnan(v) ? " ?" : " %.10g", v);
-}
-
 /*
  * table_rows - the rows of table (block) @b: a header (its threads, placement, home, host,
  * sweep and base), then one per compared preset; returns how many rows, and widens
@@ -88,9 +83,9 @@ static int table_rows(const struct compare *c, const struct block *b, int m, int
 		note = xasprintf("%s %s %s", change, ci, verdict);
 		fprintf(f, "%d ", y + n++);
 		plot_quoted(f, b->label[col]);
-		num(f, r->change);
-		num(f, r->ci_lo);
-		num(f, r->ci_hi);
+		plot_num(f, r->change);
+		plot_num(f, r->ci_lo);
+		plot_num(f, r->ci_hi);
 		fprintf(f, " %d ", class_of(r->verdict));
 		plot_quoted(f, r->verdict);
 		fputc(' ', f);

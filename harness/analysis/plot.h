@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plot.h - what the files of `pcbench plot` share: plot.c (the command, the scaling,
- * transfer, counter and matrix plots), forest.c (the forest plots of compare's tables) and
- * plot_files.c (a plot's data file, its gnuplot run, its kept script, its title's hosts).
- * A plot is a data file pcbench writes and a gnuplot script of scripts/ that draws it.
+ * plot.h - what the files of `pcbench plot` share: plot.c (the command: its options, the
+ * names it checks, the plots it draws), plot_series.c (the run's lines and series),
+ * plot_scaling.c (the scaling and transfer plots), plot_counters.c (the counter plots),
+ * plot_matrix.c (the c2c matrix plot), forest.c (the forest plots of compare's tables) and
+ * plot_files.c (a plot's data file and numbers, its gnuplot run, its kept script, its
+ * title's hosts). A plot is a data file pcbench writes and a gnuplot script of scripts/
+ * that draws it.
  */
 #ifndef PCBENCH_PLOT_H
 #define PCBENCH_PLOT_H
@@ -46,6 +49,44 @@ struct plot {
 	int written, failed;
 };
 
+/* plot_cell - row @row's cell of column @col ("" when the run has no such column). */
+const char *plot_cell(const struct plot *p, int row, int col);
+/*
+ * plot_load - read the run @arg (a run directory or a results CSV) into @p: its table, its
+ * columns, its directory, host, date and distinct hosts (a row's host: its label, else its
+ * host column). Bad input exits 2.
+ */
+void plot_load(struct plot *p, const char *arg);
+/*
+ * plot_build_lines - the lines of @p: one per distinct (scenario, preset, layout, key
+ * columns), each labelled (struct line), and each row's line.
+ */
+void plot_build_lines(struct plot *p);
+/* plot_host_index - the index of @host among p->hosts (first seen: 0). */
+int plot_host_index(const struct plot *p, const char *host);
+/*
+ * plot_series - the series of @scenario into @out, by host (first seen), then in preset
+ * order, as one line of each distinct label; returns how many.
+ */
+int plot_series(const struct plot *p, const char *scenario, int *out);
+/*
+ * plot_values - the non-empty @col values of the ok rows of the series of line @l (every
+ * line of its scenario with its label), workload @wl, @threads; not the rows of a c2c
+ * --matrix run (each of its pairs is a cell of c2c-matrix.png). A value that is not a
+ * number exits 2.
+ */
+size_t plot_values(const struct plot *p, int l, const char *wl, long threads, int col, double *out);
+/*
+ * plot_distinct - the distinct values of column @col among the rows of @scenario (all:
+ * NULL), first-seen order; returns how many.
+ */
+int plot_distinct(const struct plot *p, const char *scenario, int col, char **out);
+/*
+ * plot_thread_counts - the thread counts of @scenario (and workload @wl; all: NULL),
+ * ascending; returns how many.
+ */
+int plot_thread_counts(const struct plot *p, const char *scenario, const char *wl, long *out);
+
 /*
  * plot_data_path - where the data of the plot @stem (its PNG is @stem.png) is written:
  * the temp directory, or with --keep-data the output directory (new string).
@@ -65,6 +106,8 @@ int plot_data_end(struct plot *p, FILE *f, const char *path);
 void plot_data_drop(const struct plot *p, const char *path, int drawn);
 /* plot_quoted - @s as a gnuplot data string: in double quotes, a double quote made '. */
 void plot_quoted(FILE *f, const char *s);
+/* plot_num - " @v" as a gnuplot data number (%.10g), " ?" (missing) when @v is NaN. */
+void plot_num(FILE *f, double v);
 /*
  * plot_gnuplot - gnuplot.c's gnuplot_run of @script on @args (NULL-terminated: the data
  * file, @png, then the script's own), counted: "wrote PNG", or a failure (not one that a
@@ -74,6 +117,26 @@ int plot_gnuplot(struct plot *p, const char *script, const char *png, char *cons
 /* plot_title_suffix - "(host H, DATE)" or "(hosts A, B, DATE)" for titles (new string). */
 char *plot_title_suffix(const struct plot *p);
 
+/* plot_scaling_stem - the name that begins @scenario's scaling plots: scaling, transfer. */
+const char *plot_scaling_stem(const char *scenario);
+/*
+ * plot_scaling - STEM-@sc-@wl.png (STEM: plot_scaling_stem): the median over the ok
+ * repetitions and their stddev against threads, one line per series of @ls (preset and
+ * host): ops/s, or for c2c ns per one-way transfer from 2 threads (plot_scaling.c).
+ */
+void plot_scaling(struct plot *p, const char *sc, const char *wl, const int *ls, int nls);
+/*
+ * plot_counters - counters-@sc.png: the counter columns (HITM, c2c-fill, LLC-miss per
+ * operation) with values in scenario @sc, the median and stddev of each series of @ls per
+ * workload and threads (plot_counters.c); a note when the run has none.
+ */
+void plot_counters(struct plot *p, const char *sc, const int *ls, int nls);
+/*
+ * plot_matrix - c2c-matrix.png from the cpu_a, cpu_b and ns_per_transfer columns of a
+ * `pcbench -s c2c --matrix` run: the median over ok repetitions of every pair, mirrored
+ * (plot_matrix.c); a note when the run has no such columns.
+ */
+void plot_matrix(struct plot *p);
 /*
  * plot_forest - forest-@sc-@wl.png: per table of compare (p->cmp) of scenario @sc and
  * workload @wl, each preset's %change of ops/s against the base with its 95% ci, marked

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * plot_files.c - the files of one plot of `pcbench plot` (plot.h): its data file (built in
- * memory, written whole through lib/outfile into the temp directory, or kept beside the PNG
- * with --keep-data), its PNG through gnuplot (gnuplot.c), the script that draws it again
- * (--keep-data) and the host and date of its title.
+ * memory, its strings and numbers, written whole through lib/outfile into the temp
+ * directory, or kept beside the PNG with --keep-data), its PNG through gnuplot
+ * (gnuplot.c), the script that draws it again (--keep-data) and the host and date of its
+ * title.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,14 @@ void plot_quoted(FILE *f, const char *s)
 	for (; *s; s++)
 		fputc(*s == '"' ? '\'' : *s, f);
 	fputc('"', f);
+}
+
+void plot_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, " ?");
+	else
+		fprintf(f, " %.10g", v);
 }
 
 /* base_name - the part of @path after its last '/'. */
