@@ -71,6 +71,21 @@ enum results_col {
 	    RESULTS_NFIXED
 };
 
+/*
+ * The transfer probe's columns (xfer_before_ns, xfer_after_ns): probes whose lowest and
+ * highest, of one window or of one block's windows, are over RESULTS_REMAP_RATIO apart were
+ * taken on two host mappings (the host moved the vCPUs). The run measures such a window
+ * again (remap) and does not count such a block as clean; compare leaves such a block out
+ * ("remap in block").
+ */
+#define RESULTS_REMAP_RATIO 2.0
+
+/* results_remapped - probes from @lo to @hi ns span two host mappings; false for NaN. */
+static inline int results_remapped(double lo, double hi)
+{
+	return hi > RESULTS_REMAP_RATIO * lo;
+}
+
 /* The required columns: run_id .. reason. */
 #define RESULTS_NREQ (COL_REASON + 1)
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "blocks.h"
-#include "noise.h"
+#include "results.h"
 #include "stats.h"
 #include "util.h"
 
@@ -74,7 +74,7 @@ void blocks_judge(struct bl_table *t, double precision, int fixed, int max)
 		clean[b] = 1;
 		for (int k = 0; k < t->n; k++)
 			clean[b] &= !isnan(t->val[k][b]);
-		clean[b] &= !(t->xhi[b] > NOISE_REMAP_RATIO * t->xlo[b]); /* two host mappings */
+		clean[b] &= !results_remapped(t->xlo[b], t->xhi[b]); /* two host mappings */
 		t->nclean += clean[b];
 	}
 	for (int k = 1; k < t->n; k++) {

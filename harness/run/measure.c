@@ -391,7 +391,7 @@ static void noise_check(struct measurement *m)
 			"disturbed: ops_min_thread/ops_max_thread %.2f in a symmetric workload (a "
 			"thread was held up; limit %g)",
 			(double)omin / (double)omax, m->imbalance_min);
-	else if (hi > NOISE_REMAP_RATIO * lo)
+	else if (results_remapped(lo, hi))
 		disturb(m, NOISE_REMAP,
 			"disturbed: transfer cost %.0f ns before the window, %.0f ns after (the "
 			"host moved the vCPUs; limit %gx)",

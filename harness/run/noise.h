@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "results.h"
+
 #define NOISE_TICK_S 0.01	   /* USER_HZ 100: one /proc/stat tick */
 #define NOISE_STEAL_MIN_TICKS 20   /* steal only over warm-up + window >= 0.2 s */
 #define NOISE_DEFAULT_MAX_PCT 10.0 /* --noise-max */
@@ -31,9 +33,10 @@
 #define NOISE_DEFAULT_IMBALANCE_MIN 0.5
 /*
  * The transfer probe: a window whose probes before and after differ by more than this
- * factor was remapped by the host (compare splits host mappings at the same factor).
+ * factor was remapped by the host (results_remapped, results.h: the test compare uses too;
+ * compare splits host mappings at the same factor).
  */
-#define NOISE_REMAP_RATIO 2.0
+#define NOISE_REMAP_RATIO RESULTS_REMAP_RATIO
 
 /* What disturbed a window (the disturbed_by column); NOISE_NONE: nothing. */
 enum noise_kind {

@@ -213,8 +213,9 @@ static double *block_probes(const struct compare *c, const struct block *bl, con
 }
 
 /*
- * block_remapped - block @j's probes span more than MAP_GAP: the host moved the vCPUs between
- * its windows, so its presets were not measured on the same machine.
+ * block_remapped - block @j's probes span two host mappings (results_remapped, as the run's
+ * stopping rule judges a block: run/blocks.c): the host moved the vCPUs between its
+ * windows, so its presets were not measured on the same machine.
  */
 static int block_remapped(const struct compare *c, const struct block *bl, const struct map *m,
 			  int j)
@@ -225,7 +226,7 @@ static int block_remapped(const struct compare *c, const struct block *bl, const
 	for (size_t i = 0; i < n; i++)
 		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
 	free(v);
-	return n && hi > MAP_GAP * lo;
+	return n && results_remapped(lo, hi);
 }
 
 /*
