@@ -35,14 +35,6 @@ static int class_of(const char *verdict)
 	return classes[i].cls;
 }
 
-static int metric_of(const struct compare *c, const char *name)
-{
-	for (int m = 0; m < c->nmetrics; m++)
-		if (!strcmp(c->metrics[m], name))
-			return m;
-	return -1;
-}
-
 static void widen(double *lo, double *hi, double v)
 {
 	if (!isnan(v)) {
@@ -144,7 +136,7 @@ void plot_forest(struct plot *p, const char *sc, const char *wl)
 	const struct compare *c = p->cmp;
 	char *stem = xasprintf("forest-%s-%s", sc, wl);
 	char *data = plot_data_path(p, stem), *png = xasprintf("%s/%s.png", p->outdir, stem);
-	int m = metric_of(c, "ops_per_s"), rows = 0, drawn = 0;
+	int m = cmp_metric_index(c, "ops_per_s"), rows = 0, drawn = 0;
 	double lo = 0, hi = 0; /* 0 (no change) is always in range */
 	FILE *f = plot_data_begin(p);
 

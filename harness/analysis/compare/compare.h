@@ -372,6 +372,8 @@ void cmp_explain(const struct compare *c, FILE *out);
  */
 void cmp_verdict_cells(const struct result *r, char *change, char *ci, char *p, char *verdict,
 		       size_t len);
+/* fmt_summary.c: cmp_metric_index - the index of metric @name in c->metrics, or -1. */
+int cmp_metric_index(const struct compare *c, const char *name);
 
 /* fmt_table.c: the text table, also rendered as markdown (fmt_markdown.c). */
 void cmp_print_table(const struct compare *c, const struct header *h, FILE *out, int md);

@@ -23,7 +23,7 @@ static int shown(const struct compare *c, int m)
 	return c->o.metrics || !strcmp(c->metrics[m], "ops_per_s");
 }
 
-static int metric_index(const struct compare *c, const char *name)
+int cmp_metric_index(const struct compare *c, const char *name)
 {
 	for (int m = 0; m < c->nmetrics; m++)
 		if (!strcmp(c->metrics[m], name))
@@ -68,7 +68,7 @@ void cmp_verdict_cells(const struct result *r, char *change, char *ci, char *p, 
 static int add_row(struct table *t, const struct compare *c, const struct block *b, int col, int m)
 {
 	const struct result *r = result_at(c, b, col, m);
-	int ns = metric_index(c, "ns_per_op");
+	int ns = cmp_metric_index(c, "ns_per_op");
 	char cell[S_N][160];
 	const char *cp[S_N];
 	struct summary s;
@@ -135,7 +135,7 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 	struct table *t = table_new(S_N, cols);
 	int flagged = 0;
 
-	if (!ops || metric_index(c, "ns_per_op") < 0)
+	if (!ops || cmp_metric_index(c, "ns_per_op") < 0)
 		table_hide(t, S_NS);
 	if (!ops || !c->paired || isnan(c->runs[0].precision))
 		table_hide(t, S_TARGET);
