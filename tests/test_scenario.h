@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_scenario.h - what the tests' own scenarios share (test_gaps.c, test_model.c): their
- * thread_setup. run() is not told which thread runs it, so each thread's state says; the
- * rest of the hooks are the harness's defaults (bench.h), which free what bench_alloc gave.
+ * test_scenario.h - what the tests' own scenarios share (test_gaps.c, test_model.c,
+ * test_starved.c): their thread_setup. run() is not told which thread runs it, so each
+ * thread's state says; the rest of the hooks are the harness's defaults (bench.h), which
+ * free what bench_alloc gave.
  */
 #ifndef PCBENCH_TEST_SCENARIO_H
 #define PCBENCH_TEST_SCENARIO_H

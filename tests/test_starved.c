@@ -19,6 +19,8 @@
 #include "check.h"
 #include "harness.h"
 #include "measure.h"
+#include "noise.h"
+#include "test_scenario.h"
 #include "topology.h"
 #include "util.h"
 
@@ -31,24 +33,17 @@ struct stall {
 };
 
 struct stall_thread {
-	int tid;
+	struct test_thread th;
 	int slept; /* thread 0: its first operation of this window slept */
 };
-
-static double thread_cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+TEST_THREAD_STATE(struct stall_thread, th);
 
 /* Thread 0, after each probe: before the window, spin as for a partner off its CPU. */
 static double burn_hook(int after, double ns)
 {
-	double t0 = thread_cpu_s();
+	double t0 = noise_thread_cpu_s();
 
-	while (!after && thread_cpu_s() - t0 < BURN_CPU_S)
+	while (!after && noise_thread_cpu_s() - t0 < BURN_CPU_S)
 		;
 	return ns;
 }
@@ -63,16 +58,6 @@ static void *stall_setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	return s;
 }
 
-static void *stall_thread_setup(void *shared, int tid)
-{
-	struct stall_thread *t = bench_alloc(sizeof(*t), BENCH_PAD);
-
-	(void)shared;
-	if (t)
-		*t = (struct stall_thread){tid, 0};
-	return t;
-}
-
 /*
  * Thread 0 sleeps through the window in its first operation and returns with none done;
  * thread 1 waits for a tick of thread 0 until the window is over.
@@ -84,7 +69,7 @@ static uint64_t stall_run(void *shared, void *tstate, uint64_t n)
 	unsigned spins = 0;
 
 	(void)n;
-	if (t->tid == 0) {
+	if (t->th.id == 0) {
 		struct timespec d = {0, (long)(SLEEP_S * 1e9)};
 
 		if (!t->slept++)
@@ -105,7 +90,7 @@ static const struct scenario stall_scenario = {
     .presets = (const struct bench_preset[]){{"stall", "thread 0 sleeps", ""}, {0}},
     .workloads = (const struct bench_workload[]){{"wait", "thread 1 waits", "", 0}, {0}},
     .setup = stall_setup,
-    .thread_setup = stall_thread_setup,
+    .thread_setup = test_thread_setup,
     .run = stall_run,
 };
 
