@@ -76,7 +76,7 @@ bad = 0
 if len(forest) != len(rows):
     print(f"FAIL: {what}: {len(forest)} forest rows, compare has {len(rows)}")
     bad = 1
-cls = {"improved": "1", "regressed": "2", "n.s.": "3", "small": "3", "low n": "3", "no verdict": "4", "n/a": "4"}
+cls = {"improved": "1", "regressed": "2", "n.s.": "3", "small": "3", "no verdict": "4", "n/a": "4"}
 for r in rows:
     table = f"{r['scenario']} workload={r['workload']} placement={r['placement']} threads={r['threads']}"
     if r["home"]:
