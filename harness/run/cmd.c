@@ -488,6 +488,7 @@ static void run_blocks(struct measure_run *run)
 static int begin_outputs(struct measure_run *run)
 {
 	char err[PATH_MAX + 128], path[2 * PATH_MAX + 256]; /* gcc -Wformat-truncation */
+	char fp[sizeof(run->topology_fp) + 1];		    /* with its newline */
 	int latest_failed;
 
 	/* From here on a signal (or stdout/stderr closed: SIGPIPE) leaves a consistent run
@@ -502,8 +503,8 @@ static int begin_outputs(struct measure_run *run)
 	if (topo_export_xml(run->topo, path, err, sizeof(err)))
 		run->write_failed = 1; /* said why; the run stops before measuring */
 	snprintf(path, sizeof(path), "%s/topology_fp", run->run_dir);
-	set_err(err, sizeof(err), "%s\n", run->topology_fp);
-	if (outfile_write_all(path, err, strlen(err)))
+	snprintf(fp, sizeof(fp), "%s\n", run->topology_fp);
+	if (outfile_write_all(path, fp, strlen(fp)))
 		run->write_failed = 1;
 	latest_failed = link_latest(run); /* measured anyway; exit 1 at the end */
 	if (pmu_absent_note(run->pmu)[0])

@@ -83,22 +83,21 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 		       "numa");
 		for (int t = 0; t < f->threads; t++) {
 			struct topo_pu pu;
-			char v[6][16];
+			char v[7][16];
 			const char *row[7];
 
 			topo_pu_info(topo, f->pus[t], &pu);
 			printf("%6d %6d %6d %4d %8d %5d\n", t, pu.os, pu.core, pu.l3, pu.package,
 			       pu.numa);
-			snprintf(v[0], 16, "%d", t);
-			snprintf(v[1], 16, "%d", pu.os);
-			snprintf(v[2], 16, "%d", pu.core);
-			snprintf(v[3], 16, "%d", pu.l3);
-			snprintf(v[4], 16, "%d", pu.package);
-			snprintf(v[5], 16, "%d", pu.numa);
-			set_err(err, sizeof(err), "%d", f->threads);
-			row[0] = err;
-			for (int c = 0; c < 6; c++)
-				row[c + 1] = v[c];
+			snprintf(v[0], 16, "%d", f->threads);
+			snprintf(v[1], 16, "%d", t);
+			snprintf(v[2], 16, "%d", pu.os);
+			snprintf(v[3], 16, "%d", pu.core);
+			snprintf(v[4], 16, "%d", pu.l3);
+			snprintf(v[5], 16, "%d", pu.package);
+			snprintf(v[6], 16, "%d", pu.numa);
+			for (int c = 0; c < 7; c++)
+				row[c] = v[c];
 			if (csv && csv_write_row(csv, row))
 				usage_error("--csv", o->csv, "%s", strerror(errno));
 		}
