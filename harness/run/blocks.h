@@ -20,9 +20,8 @@
 #define BLOCKS_DEFAULT_MAX 50	   /* --max-blocks */
 #define BLOCKS_WINDOW_MAX 0.2	   /* the window chosen for the budget: at most this... */
 #define BLOCKS_WINDOW_MIN 0.02	   /* ...and at least this (s) */
-#define BLOCKS_WINDOW_OVERHEAD                                                                     \
-	0.02	      /* s per window besides warm-up and window (set-up, threads)                 \
-		       */
+/* s per window besides warm-up and window (set-up, threads) */
+#define BLOCKS_WINDOW_OVERHEAD 0.02
 #define BLOCKS_SEED 1 /* the bootstrap's seed, as compare's (CI_SEED) */
 
 /* One table: its presets' families and what their blocks gave. */
