@@ -495,6 +495,12 @@ static const char *fmt_min_s(double s, char *buf, size_t len)
 	return buf;
 }
 
+/* eta_s - the seconds left for @total measurements at the rate of those done so far. */
+static double eta_s(const struct measure_run *run, int total, double now)
+{
+	return run->done ? (now - run->t_first) / run->done * (total - run->done) : 0;
+}
+
 /*
  * progress_plain - stderr not a terminal (a log, CI): at the end of the first window after
  * opt.progress_s seconds (10) since the start or the last such line, one plain line: done
@@ -519,10 +525,9 @@ static void progress_plain(struct measure_run *run)
 		snprintf(blk, sizeof(blk), " (block %d)", run->block);
 	}
 	if (o->independent || o->reps_set) {
-		double rate =
-		    run->done ? (now - run->t_first) / run->done * (total - run->done) : 0;
+		double est = eta_s(run, total, now);
 
-		fmt_min_s(o->independent || rate < left ? rate : left, eta, sizeof(eta));
+		fmt_min_s(o->independent || est < left ? est : left, eta, sizeof(eta));
 	} else {
 		char b[16];
 
@@ -541,9 +546,7 @@ void progress(struct measure_run *run, const struct family *f, int rep, enum sta
 	      const char *what)
 {
 	static int tty = -1;
-	double elapsed = now_s() - run->t_first;
-	int left = run->total - run->done;
-	double eta = run->done ? elapsed / run->done * left : 0;
+	char eta[32];
 
 	if (tty < 0)
 		tty = isatty(2);
@@ -569,10 +572,10 @@ void progress(struct measure_run *run, const struct family *f, int rep, enum sta
 		return;
 	}
 	/* short, so that it fits a terminal's line and \r can rewrite it */
-	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s %s t=%d rep %d/%d: %s  ETA %dm%02ds", run->done,
+	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s %s t=%d rep %d/%d: %s  ETA %s", run->done,
 		run->total, f->sc->name, f->preset->name, f->wl->name, f->placement, f->threads,
-		rep, run->opt.repetitions, st == ST_OK ? what : status_names[st], (int)eta / 60,
-		(int)eta % 60);
+		rep, run->opt.repetitions, st == ST_OK ? what : status_names[st],
+		fmt_min_s(eta_s(run, run->total, now_s()), eta, sizeof(eta)));
 }
 
 void progress_block(struct measure_run *run, int block, int tables, int spent)
