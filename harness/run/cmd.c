@@ -63,6 +63,7 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	char what[64], home[256];
 	const char *why;
 	enum status st;
+	double ops_s; /* the window's ops/s, as results.csv's ops_per_s; 0 when it failed */
 	int rep;
 
 	/* Flags read here are only written by thread 0 between measurements. */
@@ -89,20 +90,20 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	}
 	/* a window still disturbed after its retries is kept, but out of the statistics */
 	st = r.failed ? ST_ERROR : r.disturbed ? ST_DISTURBED : ST_OK;
+	ops_s = r.failed ? 0 : (double)r.ops / r.duration_s;
 	why = st == ST_ERROR ? r.reason : st == ST_DISTURBED ? r.noise_reason : "";
 	home_cell(f, home, sizeof(home));
 	write_row(run, f, rep, st, why, &r, home);
 	if (job->tb) /* the stopping rule's view of this block (blocks.c) */
-		blocks_record(job->tb, job->k, run->block - 1,
-			      st == ST_OK ? (double)r.ops / r.duration_s : NAN, r.xfer_ns);
+		blocks_record(job->tb, job->k, run->block - 1, st == ST_OK ? ops_s : NAN,
+			      r.xfer_ns);
 	objects_log_add(run->objects, f, rep, &r);
 	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
 	*res = (struct gb_result){
 	    1, st == ST_OK,
-	    r.failed || !r.ops ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops,
-	    r.failed ? 0 : (double)r.ops / r.duration_s, why};
-	snprintf(what, sizeof(what), "%.4g ops/s", r.failed ? 0 : (double)r.ops / r.duration_s);
+	    r.failed || !r.ops ? 0 : r.duration_s * 1e9 * f->threads / (double)r.ops, ops_s, why};
+	snprintf(what, sizeof(what), "%.4g ops/s", ops_s);
 	progress(run, f, rep, st, st == ST_OK ? what : why);
 	if (!stop_requested && readers_gone()) /* as SIGPIPE: the next window stops at once */
 		raise(SIGPIPE);
