@@ -24,7 +24,8 @@ short="--time 0.02 --noise-max off"
 measure() {
 	"$pcbench" "$@" $short >/dev/null 2>"$tmp/err"
 	rc=$?
-	if [ $rc = 1 ] && ! grep 'rep [0-9/]*: error: ' "$tmp/err" |
+	if [ $rc = 1 ] && grep -q 'rep [0-9/]*: error: no operation completed in the window$' \
+		"$tmp/err" && ! grep 'rep [0-9/]*: error: ' "$tmp/err" |
 		grep -qv 'error: no operation completed in the window$'; then
 		echo "note: pcbench $*: exit 1: $(grep -c 'rep [0-9/]*: error: ' "$tmp/err") windows completed no operation"
 	elif [ $rc != 0 ] && [ $rc != 5 ]; then
