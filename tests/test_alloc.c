@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_alloc.c - home allocations under alloc_shuffle (docs/measuring.md, "Memory
- * placement"): each lands at a page of one 64 MiB arena, zeroed, never overlapping a live
- * one, and a freed and re-made allocation moves (so windows sample other physical pages);
- * large ones and --home-pages reuse map their own pages; the pages stay at the home.
+ * placement"): they take consecutive pages of one 64 MiB arena downwards from a random
+ * page drawn anew per alloc_set_home, zeroed, never overlapping a live one, and a freed and
+ * re-made allocation moves; large ones and --home-pages reuse map their own pages; the
+ * pages stay at the home.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +58,28 @@ static void moves(void)
 	}
 }
 
+/*
+ * After alloc_set_home, allocations take consecutive pages downwards (the relative layout
+ * of separate mmaps); the next alloc_set_home starts at another random page.
+ */
+static void consecutive(const struct topo *t, const struct topo_home *home)
+{
+	unsigned char *p[3], *q;
+
+	alloc_set_home(t, home);
+	for (int i = 0; i < 3; i++)
+		p[i] = bench_alloc(i ? 100 : PAGE + 100, 64); /* 2 pages, then 1 and 1 */
+	CHECK(p[1] == p[0] - PAGE && p[2] == p[1] - PAGE, "not consecutive downwards: %p, %p, %p",
+	      (void *)p[0], (void *)p[1], (void *)p[2]);
+	for (int i = 0; i < 3; i++)
+		bench_free(p[i]);
+	alloc_set_home(t, home);
+	q = bench_alloc(100, 64);
+	CHECK(q != p[2] - PAGE && q != p[0], "a new home started where the last ended (%p)",
+	      (void *)q);
+	bench_free(q);
+}
+
 /* LIVE allocations of 3 pages at once: none overlaps another. */
 static void apart(void)
 {
@@ -98,6 +121,7 @@ int main(void)
 	alloc_set_home(t, &home);
 	moves();
 	apart();
+	consecutive(t, &home);
 
 	/* over the arena's limit (4 MiB): its own mapping, zeroed, freed with it */
 	big = bench_alloc(8UL << 20, 64);

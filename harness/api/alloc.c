@@ -12,11 +12,13 @@
 #define PAGE 4096
 
 /*
- * Shuffled placement (alloc_shuffle): a home allocation takes a run of pages at a random
- * page of an arena bound to that home, mapped once per process, so that every window's
- * shared state sits at other physical pages; otherwise the kernel hands a process the pages
- * it just freed, and one placement (which host page, which cache slices) would hold for a
- * whole run. ARENA_PAGES of 4 KiB: 64 MiB; allocations over ARENA_MAX_PAGES map their own.
+ * Shuffled placement (alloc_shuffle): a window's home allocations take consecutive pages,
+ * downwards as consecutive mmaps do, from a random page of an arena bound to that home and
+ * mapped once per process, so that each window's shared state sits at other pages while
+ * keeping the layout relative to each other the scenario's allocation order gives. Mapping
+ * each allocation anew gave the same relative layout but one run-long draw of the rest
+ * (docs/measuring.md, "Memory placement"). ARENA_PAGES of 4 KiB: 64 MiB; allocations over
+ * ARENA_MAX_PAGES map their own.
  */
 #define ARENA_PAGES 16384
 #define ARENA_MAX_PAGES (ARENA_PAGES / 16)
@@ -25,7 +27,9 @@
 struct arena {
 	const struct topo *topo;
 	struct topo_home home;
-	char *base; /* NULL: could not be mapped, so this home maps each allocation */
+	char *base;	   /* NULL: could not be mapped, so this home maps each allocation */
+	unsigned long gen; /* the home_gen whose allocations end at page @end */
+	size_t end;
 };
 
 /* Home allocations, so that bench_free() can give them back with their length. */
@@ -82,13 +86,16 @@ static struct arena *arena_for(const struct topo *t, const struct topo_home *h)
 		die("memory", "bench_alloc", "out of memory");
 	arenas = a;
 	a = &arenas[narenas++];
-	*a = (struct arena){t, *h, topo_try_alloc_home(t, ARENA_PAGES * (size_t)PAGE, h)};
+	*a = (struct arena){t, *h, topo_try_alloc_home(t, ARENA_PAGES * (size_t)PAGE, h), 0, 0};
 	return a;
 }
 
 /*
- * arena_take - @len bytes at a random page of the arena that no live allocation overlaps,
- * zeroed; NULL when there is no arena or ARENA_TRIES draws all overlapped (lock held).
+ * arena_take - @len bytes of the arena, zeroed: the first allocation since alloc_set_home
+ * ends at a random page, each next one ends where the one before starts (downwards, as
+ * consecutive mmaps are placed), a fresh random end when the run would overlap a live
+ * allocation or leave the arena; NULL when there is no arena or ARENA_TRIES draws failed
+ * (lock held).
  */
 static char *arena_take(const struct topo *t, const struct topo_home *h, size_t len)
 {
@@ -101,16 +108,24 @@ static char *arena_take(const struct topo *t, const struct topo_home *h, size_t 
 	if (!a->base)
 		return NULL;
 	for (int k = 0; k < ARENA_TRIES; k++) {
-		char *p = a->base +
-			  (size_t)(splitmix64(&shuffle_state) % (ARENA_PAGES - pages + 1)) * PAGE;
+		char *p;
 		size_t i;
 
+		if (a->gen != home_gen || a->end < pages) {
+			a->gen = home_gen;
+			a->end = pages +
+				 (size_t)(splitmix64(&shuffle_state) % (ARENA_PAGES - pages + 1));
+		}
+		p = a->base + (a->end - pages) * PAGE;
 		for (i = 0; i < nregions; i++)
 			if (regions[i].in_arena && (char *)regions[i].base < p + len &&
 			    p < (char *)regions[i].base + regions[i].len)
 				break;
-		if (i == nregions)
+		if (i == nregions) {
+			a->end -= pages;
 			return memset(p, 0, len);
+		}
+		a->end = 0; /* overlaps: draw another end */
 	}
 	return NULL;
 }

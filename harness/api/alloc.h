@@ -25,10 +25,11 @@ void alloc_set_home(const struct topo *t, const struct topo_home *h);
 int alloc_home_nodes(uint64_t *nodes);
 
 /*
- * alloc_shuffle - @on: from now on, each home allocation lands at a random page of a 64 MiB
- * arena bound to its home (one per home, mapped on first use, drawn from @seed), so that
- * every window's shared state sits at other physical pages (docs/measuring.md, "Memory
- * placement"); off: each maps its own pages, which the kernel tends to hand back the same.
+ * alloc_shuffle - @on: from now on, the home allocations made after each alloc_set_home
+ * take consecutive pages (downwards, in the order made) from a random page of a 64 MiB
+ * arena bound to their home (one per home, mapped on first use; draws from @seed), so
+ * that every window's shared state sits at other pages, laid out as before relative to
+ * each other (docs/measuring.md, "Memory placement"); off: each maps its own pages.
  */
 void alloc_shuffle(int on, uint64_t seed);
 

@@ -77,11 +77,11 @@ static const struct opt measure_opts[] = {
      "memory home of the shared structs: first (thread 0's\n"
      "NUMA node, default) | node:N | interleave | each"},
     {"home-pages", O_HOME_PAGES, "HOW",
-     "shuffle (default): each window's shared structs land at\n"
-     "random pages of a 64 MiB arena at their home, so a run\n"
-     "averages over physical placements | reuse: fresh pages\n"
-     "per window, which the kernel tends to hand back the same\n"
-     "(one placement per run; docs/measuring.md)"},
+     "shuffle (default): each window's shared structs take\n"
+     "consecutive pages from a random page of a 64 MiB arena\n"
+     "at their home, so a run averages over placements | reuse:\n"
+     "each maps its own pages (one placement for a whole run;\n"
+     "docs/measuring.md: Memory placement)"},
     {"design", O_DESIGN, "NAME",
      "blocks (default): each block measures every preset of a\n"
      "table once, back to back, in a fresh random order, and\n"
