@@ -26,8 +26,11 @@
  *    reads them in the same order. So T threads run T/2 groups (hackbench's default is 10
  *    groups of 20 senders and 20 receivers, 40 tasks each: here 2 PUs per group). Needs 2
  *    threads (skipped at 1). One op = one message written or read.
- * Every file and socket is made in setup/thread_setup and closed in teardown; window_end()
- * drains the messages still in flight and checks that every one sent was received.
+ * Every file and socket is made in setup/thread_setup and closed in thread_teardown/teardown.
+ * Each thread's state (struct kthread, a receiver's buffer) is its own BENCH_PAD block from
+ * bench_alloc, freed in thread_teardown, which keeps the thread's first failure in the
+ * shared state (s->fail) for window_end(). window_end() drains the messages still in
+ * flight and checks that every one sent was received.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -61,6 +64,7 @@ struct kpair {
 	size_t spart, rpart;  /* bytes of the message in progress */
 };
 
+/* A thread's own state: one BENCH_PAD block each (thread_setup), freed in thread_teardown. */
 struct kthread {
 	int role, idx;
 	int fd;	    /* page_fault2/3, fallocate1: the thread's file */
@@ -69,6 +73,12 @@ struct kthread {
 	struct kpair *pair;
 	char *buf; /* receivers: RBUF bytes */
 	int err;   /* the first failure: errno of call @what */
+	const char *what;
+};
+
+/* A thread's first failure, kept by thread_teardown for window_end (which runs after it). */
+struct kfail {
+	int err;
 	const char *what;
 };
 
@@ -81,7 +91,7 @@ struct kshared {
 	char dir[PATH_MAX], fs[48];
 	struct kf_memcg memcg;
 	long long tcp_before;
-	struct kthread *th;
+	struct kfail *fail; /* per thread, written only in thread_teardown */
 	struct kpair *pairs;
 };
 
@@ -291,7 +301,7 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	s->file_fd = -1;
 	snprintf(s->dir, sizeof(s->dir), "%s", bench_str(cfg, "dir"));
 	kf_fs_name(s->dir, s->fs, sizeof(s->fs));
-	s->th = bench_alloc((size_t)s->threads * sizeof(*s->th), BENCH_PAD);
+	s->fail = bench_alloc((size_t)s->threads * sizeof(*s->fail), BENCH_PAD);
 	s->npairs = s->wl == W_TCP && s->threads == 1	? 1
 		    : s->wl == W_TCP || s->wl == W_HACK ? s->threads / 2
 							: 0;
@@ -332,29 +342,31 @@ static void teardown(void *shared)
 		close(s->file_fd);
 	bench_free(s->content);
 	bench_free(s->pairs);
-	bench_free(s->th);
+	bench_free(s->fail);
 	bench_free(s);
 }
 
 static void *thread_setup(void *shared, int thread)
 {
 	struct kshared *s = shared;
-	struct kthread *t = &s->th[thread];
+	struct kthread *t = bench_alloc(sizeof(*t), BENCH_PAD);
 
 	t->idx = thread;
 	t->fd = -1;
 	t->role = R_MEM;
 	if (s->wl == W_PF2 || s->wl == W_PF3 || s->wl == W_FA1) {
 		t->fd = make_file(s->dir, s->wl == W_FA1 ? 0 : s->map_bytes);
-		if (t->fd < 0)
+		if (t->fd < 0) {
+			bench_free(t);
 			return NULL;
+		}
 	} else if (s->npairs) {
 		t->role = s->threads == 1	    ? R_BOTH
 			  : thread / 2 >= s->npairs ? R_IDLE
 			  : thread % 2		    ? R_RECV
 						    : R_SEND;
 		t->pair = t->role == R_IDLE ? NULL : &s->pairs[thread / 2];
-		t->buf = bench_alloc(RBUF, 64);
+		t->buf = bench_alloc(RBUF, BENCH_PAD);
 	}
 	return t;
 }
@@ -366,12 +378,11 @@ static void thread_teardown(void *shared, void *tstate)
 
 	if (t->map)
 		munmap(t->map, s->map_bytes);
-	t->map = NULL;
 	if (t->fd >= 0)
 		close(t->fd);
-	t->fd = -1;
+	s->fail[t->idx] = (struct kfail){t->err, t->what};
 	bench_free(t->buf);
-	t->buf = NULL;
+	bench_free(t);
 }
 
 /* run_fault - @n pages written, mapping and unmapping `map_mib` at a time. */
@@ -623,9 +634,9 @@ static int window_end(void *shared, char *note, size_t len)
 	struct kshared *s = shared;
 
 	for (int i = 0; i < s->threads; i++)
-		if (s->th[i].err) {
-			snprintf(note, len, "thread %d: %s: %s", i, s->th[i].what,
-				 strerror(s->th[i].err));
+		if (s->fail[i].err) {
+			snprintf(note, len, "thread %d: %s: %s", i, s->fail[i].what,
+				 strerror(s->fail[i].err));
 			return -1;
 		}
 	if (s->npairs)
