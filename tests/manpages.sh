@@ -6,6 +6,7 @@
 # ENVIRONMENT, FILES and SEE ALSO, lists in EXIT STATUS every status its command's --help
 # names, and names every other page in SEE ALSO. A missing man or groff is a failure
 # (scripts/install-deps).
+set -u
 . "${0%/*}/preamble.sh"
 build=$3
 man=$build/man
