@@ -236,14 +236,14 @@ static int no_verdict(const struct compare *c, struct result *r, struct sb *why)
 	}
 	if (r->have_p && mult * r->min_p < c->o.alpha)
 		return 0;
-	need = stats_mwu_reps_needed(mult, c->o.alpha);
 	if ((left = reps_left(c, cb, co))) {
 		sb_printf(why, "%s", left);
 		free(left);
 	} else {
 		sb_printf(
 		    why, "%zu vs %zu ok repetitions: %d a side needed for p < %g (%d comparison%s)",
-		    r->b.n, r->o.n, need, c->o.alpha, mult, mult == 1 ? "" : "s");
+		    r->b.n, r->o.n, stats_mwu_reps_needed(mult, c->o.alpha), c->o.alpha, mult,
+		    mult == 1 ? "" : "s");
 	}
 	return 1;
 }
