@@ -4,8 +4,8 @@
 # pcbench-CMD(1), plain and gzip'd. Each renders without a warning (man --warnings, as lintian
 # runs it, at 80 and 120 columns; groff -ww), has NAME, SYNOPSIS, DESCRIPTION, EXIT STATUS,
 # ENVIRONMENT, FILES and SEE ALSO, lists in EXIT STATUS every status its command's --help
-# names, and names every other page in SEE ALSO. A missing man or groff is a failure
-# (scripts/install-deps).
+# names (and has not the --help's "Exit status:" paragraph too), and names every other page
+# in SEE ALSO. A missing man or groff is a failure (scripts/install-deps).
 set -u
 . "${0%/*}/preamble.sh"
 build=$3
@@ -53,6 +53,9 @@ for p in $pages $lab; do
 		MANWIDTH=$w man --warnings -E UTF-8 -l -Tutf8 -Z "$f.gz" 2>"$tmp/warn" >"$tmp/out.txt"
 		[ -s "$tmp/warn" ] && { no "$p: man --warnings at $w columns:"; cat "$tmp/warn"; }
 	done
+	# the --help's "Exit status:" paragraph is said once, per status, in EXIT STATUS
+	MANWIDTH=80 man -l "$f" 2>/dev/null | grep -q '^ *Exit status:' &&
+		no "$p: the --help's \"Exit status:\" in the page"
 	groff -man -ww -z "$f" 2>"$tmp/warn"
 	[ -s "$tmp/warn" ] && { no "$p: groff -ww:"; cat "$tmp/warn"; }
 	grep '^\.SH ' "$f" | sed 's/^\.SH //; s/"//g' >"$tmp/sections"
