@@ -60,7 +60,7 @@ int main(void)
 	CHECK(t.nclean == 6 && t.done && t.met == 1, "7 blocks: clean %d, done %d, met %d",
 	      t.nclean, t.done, t.met);
 	CHECK(t.worst < 1, "ci half-width %g, want < 1 point", t.worst);
-	/* A block whose windows' probes span over NOISE_REMAP_RATIO (the host moved the vCPUs
+	/* A block whose windows' probes span over RESULTS_REMAP_RATIO (the host moved the vCPUs
 	 * between its windows: base at 28 ns, the other at 105 ns) is left out too. */
 	{
 		const double fast[2] = {27, 28}, slow[2] = {98, 105}, near[2] = {80, 110};

@@ -45,7 +45,7 @@ void blocks_table_free(struct bl_table *t);
 
 /* blocks_record - preset @k's window in block @b (0-based) of @t: @ops_per_s, or NaN when
  * the window was not clean (disturbed, failed), and its transfer probes @xfer_ns (before and
- * after; NaN when not taken). A block whose probes span more than NOISE_REMAP_RATIO was
+ * after; NaN when not taken). A block whose probes span more than RESULTS_REMAP_RATIO was
  * measured on two host mappings: it is not clean (blocks_judge). */
 void blocks_record(struct bl_table *t, int k, int b, double ops_per_s, const double xfer_ns[2]);
 

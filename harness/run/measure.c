@@ -395,7 +395,7 @@ static void noise_check(struct measurement *m)
 		disturb(m, NOISE_REMAP,
 			"disturbed: transfer cost %.0f ns before the window, %.0f ns after (the "
 			"host moved the vCPUs; limit %gx)",
-			x0, x1, NOISE_REMAP_RATIO);
+			x0, x1, RESULTS_REMAP_RATIO);
 }
 
 /*

@@ -32,11 +32,10 @@
 /* --imbalance-min: ops_min_thread / ops_max_thread below it (symmetric workloads). */
 #define NOISE_DEFAULT_IMBALANCE_MIN 0.5
 /*
- * The transfer probe: a window whose probes before and after differ by more than this
- * factor was remapped by the host (results_remapped, results.h: the test compare uses too;
- * compare splits host mappings at the same factor).
+ * The transfer probe: a window whose probes before and after differ by more than
+ * RESULTS_REMAP_RATIO was remapped by the host (results_remapped, results.h: the test
+ * compare uses too; compare splits host mappings at the same factor).
  */
-#define NOISE_REMAP_RATIO RESULTS_REMAP_RATIO
 
 /* What disturbed a window (the disturbed_by column); NOISE_NONE: nothing. */
 enum noise_kind {

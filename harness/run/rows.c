@@ -634,7 +634,7 @@ void progress_end(struct measure_run *run)
 			"transfer cost changed over %gx): %d measured again, %d rows left "
 			"disturbed (status disturbed, not in the statistics)\n",
 			run->disturbed_windows ? ")" : "", run->opt.noise_max_pct,
-			run->opt.imbalance_min, NOISE_REMAP_RATIO, run->retries, run->disturbed);
+			run->opt.imbalance_min, RESULTS_REMAP_RATIO, run->retries, run->disturbed);
 	} else if (run->disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows starved (no operation completed, a "
