@@ -13,13 +13,17 @@
 #include "util.h"
 
 static int help_main(int argc, char **argv);
+struct help_args {
+	int commands, options;
+};
 static const struct opt help_opts[] = {
-    {"commands", 'c', NULL, "the commands, one a line: NAME<TAB>SUMMARY"},
-    {"options", 'O', NULL,
-     "every command's options, one a line:\n"
-     "COMMAND<TAB>-S<TAB>--LONG<TAB>ARG<TAB>HELP (empty fields: none)"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_FLAG("commands", 'c', struct help_args, commands,
+	     "the commands, one a line: NAME<TAB>SUMMARY"),
+    OPT_FLAG("options", 'O', struct help_args, options,
+	     "every command's options, one a line:\n"
+	     "COMMAND<TAB>-S<TAB>--LONG<TAB>ARG<TAB>HELP (empty fields: none)"),
+    OPT_HELP,
+    OPT_END,
 };
 static const struct cmd_help help_help = {
     .name = "help",
@@ -70,13 +74,13 @@ static void print_commands(FILE *out)
 static void print_options(const struct cmd_help *h, const char *name)
 {
 	for (const struct opt *o = h ? h->opts : NULL; o && o->name; o++) {
-		const char *nl = strchr(o->help, '\n');
+		const char *help = opt_help(h, o), *nl = strchr(help, '\n');
 
 		printf("%s\t", name);
-		if (o->key < OPT_LONG)
+		if (o->key)
 			printf("-%c", o->key);
 		printf("\t--%s\t%s\t%.*s\n", o->name, o->arg ? o->arg : "",
-		       nl ? (int)(nl - o->help) : (int)strlen(o->help), o->help);
+		       nl ? (int)(nl - help) : (int)strlen(help), help);
 	}
 	for (int i = 0; h && h->subs && h->subs[i]; i++)
 		print_options(h->subs[i], h->subs[i]->name);
@@ -84,30 +88,28 @@ static void print_options(const struct cmd_help *h, const char *name)
 
 static int help_main(int argc, char **argv)
 {
-	struct opt_parser op;
+	struct help_args a = {0, 0};
 	const struct command *c;
-	int ch;
+	int first = opt_parse(&help_help, argc, argv, &a);
 
-	opt_init(&op, &help_help);
-	while ((ch = opt_next(&op, argc, argv)) != -1) {
-		for (c = commands; ch == 'c' && c->name; c++)
-			printf("%s\t%s\n", c->name, c->summary);
-		for (c = commands; ch == 'O' && c->name; c++)
-			print_options(c->help, c->name);
+	for (c = commands; a.commands && c->name; c++)
+		printf("%s\t%s\n", c->name, c->summary);
+	for (c = commands; a.options && c->name; c++)
+		print_options(c->help, c->name);
+	if (a.commands || a.options)
 		return 0;
-	}
-	if (optind >= argc) {
+	if (first >= argc) {
 		printf("usage: pcbench [CMD] [options]   (CMD is measure when left out)\n\n");
 		print_commands(stdout);
 		return 0;
 	}
-	if (optind + 1 < argc)
-		usage_error("argument", argv[optind + 1], "unexpected: help takes one CMD");
-	c = command_find(argv[optind]);
+	if (first + 1 < argc)
+		usage_error("argument", argv[first + 1], "unexpected: help takes one CMD");
+	c = command_find(argv[first]);
 	if (!c)
-		usage_error("help", argv[optind], "no such command (see pcbench help)");
+		usage_error("help", argv[first], "no such command (see pcbench help)");
 	if (!c->help) /* a command without an option table prints its own help */
-		return c->fn(2, (char *[]){argv[optind], "--help", NULL});
+		return c->fn(2, (char *[]){argv[first], "--help", NULL});
 	opt_usage(stdout, c->help);
 	return 0;
 }

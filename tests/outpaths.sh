@@ -36,8 +36,8 @@ harness/analysis/merge.c out DIR | merge $T/run -o @
 harness/analysis/plot.c out DIR | plot $T/run -o @"
 
 # Every output option in the code has a row.
-grep -rnE '^[[:space:]]*\{"(out|csv|run-dir-file)", [^,]*, "(FILE|DIR)"' "$SRC/harness" |
-	sed -E "s|^$SRC/||; s|:[0-9]+:[[:space:]]*\{\"([a-z-]*)\", [^,]*, \"([A-Z]*)\".*| \1 \2|" |
+grep -rnE '^[[:space:]]*(OPT_[A-Z_]*\(|\{)"(out|csv|run-dir-file)", [^,]*, "(FILE|DIR)"' "$SRC/harness" |
+	sed -E "s|^$SRC/||; s|:[0-9]+:[[:space:]]*(OPT_[A-Z_]*\(\|\{)\"([a-z-]*)\", [^,]*, \"([A-Z]*)\".*| \2 \3|" |
 	sort -u >"$T/code"
 printf '%s\n' "$table" | sed 's/ |.*//' | sort -u >"$T/tested"
 if ! cmp -s "$T/code" "$T/tested"; then

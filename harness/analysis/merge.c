@@ -20,10 +20,15 @@
 #include "results.h"
 #include "util.h"
 
+struct merge_args {
+	const char *dir;
+};
+
 static const struct opt merge_opts[] = {
-    {"out", 'o', "DIR", "the merged run directory (required; must not hold results)"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_STR("out", 'o', "DIR", struct merge_args, dir,
+	    "the merged run directory (required; must not hold results)"),
+    OPT_HELP,
+    OPT_END,
 };
 
 const struct cmd_help merge_help = {
@@ -327,7 +332,6 @@ static void remove_partial(const char *dir, int n, const char *csv_tmp, const ch
 
 int merge_main(int argc, char **argv)
 {
-	struct opt_parser op;
 	const char *dir = NULL;
 	char err[PATH_MAX + 256];
 	struct csv_writer *w;
@@ -336,18 +340,16 @@ int merge_main(int argc, char **argv)
 	char *csv_path, *jl_path, *csv_tmp;
 	int n, ncols, nrows = 0, bad = 0, copied, fd, made;
 
-	opt_init(&op, &merge_help);
-	while (opt_next(&op, argc, argv) == 'o')
-		dir = optarg;
+	int first = opt_parse(&merge_help, argc, argv, &dir);
 	if (!dir)
 		usage_error("--out", "", "missing: merge needs -o DIR (see pcbench merge --help)");
-	n = argc - optind;
+	n = argc - first;
 	if (n < 1)
 		usage_error("RUN", "", "missing: give the run directories to merge");
 	M.runs = xcalloc((size_t)n, sizeof(*M.runs));
 	M.keys = xcalloc((size_t)n, sizeof(*M.keys));
 	for (int r = 0; r < n; r++) {
-		run_file_load(&M.runs[r], argv[optind + r]);
+		run_file_load(&M.runs[r], argv[first + r]);
 		run_file_note(&M.runs[r], "merge");
 	}
 	refuse_duplicates(M.runs, M.keys, n);

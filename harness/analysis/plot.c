@@ -77,15 +77,14 @@ static void check_names(const struct plot *p)
 	free(wls);
 }
 
-enum { O_KEEP = OPT_LONG };
-
 static const struct opt plot_opts[] = {
-    {"out", 'o', "DIR", "write the plots here (default: the run directory)"},
-    {"keep-data", O_KEEP, NULL,
-     "keep, beside each NAME.png, its data NAME.dat and NAME.gp,\n"
-     "which draws it again (gnuplot NAME.gp, in that directory)"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_STR("out", 'o', "DIR", struct plot, outdir,
+	    "write the plots here (default: the run directory)"),
+    OPT_FLAG("keep-data", 0, struct plot, keep,
+	     "keep, beside each NAME.png, its data NAME.dat and NAME.gp,\n"
+	     "which draws it again (gnuplot NAME.gp, in that directory)"),
+    OPT_HELP,
+    OPT_END,
 };
 
 const struct cmd_help plot_help = {
@@ -130,25 +129,19 @@ static struct plot state;
 int plot_main(int argc, char **argv)
 {
 	struct plot *const p = &state;
-	struct opt_parser op;
 	char **scs, err[PATH_MAX + 256];
-	int nsc, *ls, ch;
+	int nsc, *ls;
 	sigset_t sigs, old;
 
 	memset(p, 0, sizeof(*p));
-	opt_init(&op, &plot_help);
-	while ((ch = opt_next(&op, argc, argv)) != -1)
-		if (ch == 'o')
-			p->outdir = optarg;
-		else
-			p->keep = 1;
-	if (optind >= argc)
+	int first = opt_parse(&plot_help, argc, argv, p);
+	if (first >= argc)
 		usage_error("RUN", "",
 			    "missing: give a run directory or a results CSV (see "
 			    "pcbench plot --help)");
-	if (optind + 1 < argc)
-		usage_error("argument", argv[optind + 1], "unexpected: plot takes one RUN");
-	plot_load(p, argv[optind]);
+	if (first + 1 < argc)
+		usage_error("argument", argv[first + 1], "unexpected: plot takes one RUN");
+	plot_load(p, argv[first]);
 	if (!p->outdir)
 		p->outdir = p->dir;
 	check_names(p);
@@ -166,7 +159,7 @@ int plot_main(int argc, char **argv)
 			    "gnuplot scripts not found (set PCBENCH_SCRIPTS to pcbench's "
 			    "scripts/ directory)");
 	/* compare's tables (bad input exits 2 there too); a signal here ends plot at once. */
-	p->cmp = compare_one_run(argv[optind]);
+	p->cmp = compare_one_run(argv[first]);
 	/*
 	 * The temp directory first: a bad TMPDIR is refused before -o DIR is made. A signal
 	 * waits until it is registered (else one just after mkdtemp left it behind).

@@ -41,7 +41,8 @@ struct plot {
 	struct line *lines;
 	int nlines;
 	int *row_line; /* per row: its line */
-	char *tmpdir, *scripts, *gnuplot, *outdir;
+	char *tmpdir, *scripts, *gnuplot;
+	const char *outdir;	   /* -o DIR, else the run directory */
 	int keep;		   /* --keep-data: NAME.dat and NAME.gp stay beside NAME.png */
 	const struct compare *cmp; /* `pcbench compare RUN`'s tables, for the forest plots */
 	char *data;		   /* the data file being built (plot_data_begin) */

@@ -19,9 +19,10 @@
 #include "util.h"
 
 static const struct opt profile_opts[] = {
-    {"top", 'n', "N", "the N functions with most samples per family (default 15)"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    {"top", 'n', "N", "the N functions with most samples per family (default 15)", OPT_K_INT, 0, 0,
+     1, 100000, "expected an integer in [1, 100000]", NULL},
+    OPT_HELP,
+    OPT_END,
 };
 
 const struct cmd_help profile_help = {
@@ -159,28 +160,24 @@ int profile_main(int argc, char **argv)
 	static const char *const need[] = {"scenario",	"preset",  "layout",  "workload",
 					   "placement", "threads", "home",    "repetition",
 					   "event",	"symbol",  "samples", "memcg"};
-	struct opt_parser op;
 	struct csv_table *t;
 	struct pfam *fams = NULL;
 	struct stat st;
 	char err[512], *path;
-	int ch, top = 15, nf = 0, col[12];
+	int top = 15, nf = 0, col[12];
 
-	opt_init(&op, &profile_help);
-	while ((ch = opt_next(&op, argc, argv)) != -1)
-		if (ch == 'n' && num_int(optarg, 10, 1, 100000, &top))
-			usage_error("--top", optarg, "expected an integer in [1, 100000]");
-	if (optind >= argc)
+	int first = opt_parse(&profile_help, argc, argv, &top);
+	if (first >= argc)
 		usage_error("RUN", "",
 			    "missing: give a run directory (see pcbench profile --help)");
-	if (optind + 1 < argc)
-		usage_error("argument", argv[optind + 1], "unexpected: profile takes one RUN");
-	if (stat(argv[optind], &st))
-		usage_error("RUN", argv[optind], "no such run directory");
+	if (first + 1 < argc)
+		usage_error("argument", argv[first + 1], "unexpected: profile takes one RUN");
+	if (stat(argv[first], &st))
+		usage_error("RUN", argv[first], "no such run directory");
 	path =
-	    S_ISDIR(st.st_mode) ? xasprintf("%s/profile.csv", argv[optind]) : xstrdup(argv[optind]);
+	    S_ISDIR(st.st_mode) ? xasprintf("%s/profile.csv", argv[first]) : xstrdup(argv[first]);
 	if (stat(path, &st))
-		usage_error("RUN", argv[optind],
+		usage_error("RUN", argv[first],
 			    "no profile data (no profile.csv): measure with --profile; where "
 			    "sampling was refused, results.csv's profile_note says why");
 	t = csv_read_file(path, err, sizeof(err));

@@ -8,8 +8,8 @@
 #include "util.h"
 
 static const struct opt hitm_opts[] = {
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_HELP,
+    OPT_END,
 };
 
 const struct cmd_help hitm_help = {

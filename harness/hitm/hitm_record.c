@@ -23,8 +23,9 @@
 #include "util.h"
 
 static const struct opt record_opts[] = {
-    {"help", 'h', NULL, "this text; every other option is a measurement's (pcbench help measure)"},
-    {NULL, 0, NULL, NULL},
+    {"help", 'h', NULL, "this text; every other option is a measurement's (pcbench help measure)",
+     OPT_K_NONE, 0, 0, 0, 0, NULL, NULL},
+    OPT_END,
 };
 
 const struct cmd_help hitm_record_help = {

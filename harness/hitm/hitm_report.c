@@ -25,15 +25,20 @@
 
 #define LINE 64
 
-enum { O_SCRIPT = OPT_LONG, O_TOP };
+/* hitm report's options. */
+struct report_args {
+	const char *script;
+	int top;
+};
 
 static const struct opt report_opts[] = {
-    {"script", O_SCRIPT, "FILE",
-     "read `perf script` text from FILE (- for stdin) instead of\n"
-     "running perf script on RUN/perf.data"},
-    {"top", O_TOP, "N", "cache lines in the top-lines list (default 10)"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_STR("script", 0, "FILE", struct report_args, script,
+	    "read `perf script` text from FILE (- for stdin) instead of\n"
+	    "running perf script on RUN/perf.data"),
+    OPT_INT("top", 0, "N", struct report_args, top, 0, 100000, "expected an integer in [0, 100000]",
+	    "cache lines in the top-lines list (default 10)"),
+    OPT_HELP,
+    OPT_END,
 };
 
 const struct cmd_help hitm_report_help = {
@@ -503,24 +508,20 @@ static void print_top(struct fam *f, int top)
 
 int hitm_report(int argc, char **argv)
 {
-	struct opt_parser op;
+	struct report_args a = {NULL, 10};
 	struct report rp;
-	const char *script = NULL, *dir;
+	const char *script, *dir;
 	char path[8192], err[8192];
-	int c, top = 10, st = 0;
+	int st = 0, top, first;
 
 	memset(&rp, 0, sizeof(rp));
-	opt_init(&op, &hitm_report_help);
-	while ((c = opt_next(&op, argc, argv)) != -1) {
-		if (c == O_SCRIPT)
-			script = optarg;
-		else if (c == O_TOP && num_int(optarg, 10, 0, 100000, &top))
-			usage_error("--top", optarg, "expected an integer in [0, 100000]");
-	}
-	if (optind != argc - 1)
-		usage_error("hitm report", optind < argc ? argv[optind + 1] : "",
+	first = opt_parse(&hitm_report_help, argc, argv, &a);
+	script = a.script;
+	top = a.top;
+	if (first != argc - 1)
+		usage_error("hitm report", first < argc ? argv[first + 1] : "",
 			    "expected one run directory (see pcbench hitm report --help)");
-	dir = argv[optind];
+	dir = argv[first];
 	snprintf(path, sizeof(path), "%s/objects.json", dir);
 	if (hitm_run_load(path, &rp.run, err, sizeof(err)))
 		usage_error("hitm report", dir, "%s", err);

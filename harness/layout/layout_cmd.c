@@ -32,6 +32,7 @@
 
 #include "btf.h"
 #include "layout_cmd.h"
+#include "num.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -50,34 +51,74 @@ int err2(const char *fmt, ...)
 	return 2;
 }
 
+#define IO struct import_opts
 static const struct opt import_opts[] = {
-    {"struct", 'C', "NAME[,NAME...]", "the structs to import (default: every one)"},
-    {"from-object", O_FROM_OBJECT, "OBJ", "run pahole on a DWARF or BTF object (vmlinux, a .o)"},
-    {"expand", 'E', NULL, "with --from-object: expand nested structs (pahole -E)"},
-    {"btf", O_BTF, NULL,
-     "read BTF with libbpf: FILE is a BTF blob or an object with a .BTF\n"
-     "section (default " BTF_VMLINUX ", the running kernel)"},
-    {"name", O_NAME, "LAYOUT", "the layout's name"},
-    {"desc", O_DESC, "TEXT", "the layout's description"},
-    {"out", 'o', "FILE", "write the layout file here (default: stdout)"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_STR("struct", 'C', "NAME[,NAME...]", IO, structs,
+	    "the structs to import (default: every one)"),
+    OPT_STR("from-object", 0, "OBJ", IO, object,
+	    "run pahole on a DWARF or BTF object (vmlinux, a .o)"),
+    OPT_FLAG("expand", 'E', IO, expand, "with --from-object: expand nested structs (pahole -E)"),
+    OPT_FLAG("btf", 0, IO, btf,
+	     "read BTF with libbpf: FILE is a BTF blob or an object with a .BTF\n"
+	     "section (default " BTF_VMLINUX ", the running kernel)"),
+    OPT_STR("name", 0, "LAYOUT", IO, name, "the layout's name"),
+    OPT_STR("desc", 0, "TEXT", IO, desc, "the layout's description"),
+    OPT_STR("out", 'o', "FILE", IO, out, "write the layout file here (default: stdout)"),
+    OPT_HELP,
+    OPT_END,
 };
+#undef IO
 
+/*
+ * show_count - a count option of show in [row->min, row->max] (row->expect: "" or "a power
+ * of two in "); a bad one is exit 2 with layout's message.
+ */
+static void show_count(void *at, const char *v, const struct opt *row)
+{
+	long *n = at;
+
+	if (num_long(v, 10, (long)row->min, (long)row->max, n) ||
+	    (row->expect[0] && (*n & (*n - 1))))
+		exit(err2("show: --%s: %s: expected %s%ld..%ld", row->name, v, row->expect,
+			  (long)row->min, (long)row->max));
+}
+
+static void show_param(void *at, const char *v, const struct opt *row)
+{
+	struct show_opts *so = at;
+
+	(void)row;
+	if (so->nparams == MAX_PARAMS)
+		exit(err2("show: too many -D"));
+	so->params[so->nparams++] = (char *)v;
+}
+
+#define SO struct show_opts
+#define SHOW_COUNT(l, s, f, lo, hi, ex, h)                                                         \
+	{                                                                                          \
+		l, s, "N", h, OPT_K_CALL, OPT_AT(SO, f, long), 0, lo, hi, ex, show_count           \
+	}
 static const struct opt show_opts[] = {
-    {"format", O_FORMAT, "view|layout", "a pahole-like view (default) or the layout file"},
-    {"line-size", O_LINE, "N", "cache-line size in bytes (default 64)"},
-    {"scenario", 's', "S", "annotate with this scenario's accesses"},
-    {"preset", 'p', "P", "the scenario's preset"},
-    {"workload", 'w', "W", "the scenario's workload (default: its first)"},
-    {"threads", 't', "N", "virtual threads (default 2)"},
-    {"ops", O_OPS, "N", "measured operations per virtual thread (default 4096)"},
-    {"warmup", O_WARMUP, "N", "operations per virtual thread before those (default 256)"},
-    {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
-    {"all", O_ALL, NULL, "also list untouched lines"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_STR("format", 0, "view|layout", SO, format,
+	    "a pahole-like view (default) or the layout file"),
+    SHOW_COUNT("line-size", 0, line, 8, 4096, "a power of two in ",
+	       "cache-line size in bytes (default 64)"),
+    OPT_STR("scenario", 's', "S", SO, scenario, "annotate with this scenario's accesses"),
+    OPT_STR("preset", 'p', "P", SO, preset, "the scenario's preset"),
+    OPT_STR("workload", 'w', "W", SO, workload, "the scenario's workload (default: its first)"),
+    SHOW_COUNT("threads", 't', threads, 1, MAX_VTHREADS, "", "virtual threads (default 2)"),
+    SHOW_COUNT("ops", 0, ops, 1, 10000000, "",
+	       "measured operations per virtual thread (default 4096)"),
+    SHOW_COUNT("warmup", 0, warmup, 0, 10000000, "",
+	       "operations per virtual thread before those (default 256)"),
+    OPT_CALL_AT("param", 'D', "NAME=VALUE", show_param, OPT_REPEAT,
+		"set one scenario parameter (repeatable; VALUE may hold spaces)"),
+    OPT_FLAG("all", 0, SO, all, "also list untouched lines"),
+    OPT_HELP,
+    OPT_END,
 };
+#undef SHOW_COUNT
+#undef SO
 
 const struct cmd_help layout_import_help = {
     .name = "layout import",

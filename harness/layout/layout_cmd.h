@@ -14,7 +14,22 @@
 
 #include "opt.h"
 
-enum { O_FROM_OBJECT = OPT_LONG, O_BTF, O_NAME, O_DESC, O_FORMAT, O_OPS, O_WARMUP, O_LINE, O_ALL };
+#define MAX_PARAMS 64
+#define MAX_VTHREADS 64
+
+/* layout import's options (its rows bind these). */
+struct import_opts {
+	const char *structs, *object, *out, *name, *desc;
+	int expand, btf;
+};
+
+/* layout show's options (its rows bind these; the layout is the operand). */
+struct show_opts {
+	const char *layout, *scenario, *preset, *workload, *format;
+	char *params[MAX_PARAMS + 1];
+	int nparams, all;
+	long threads, ops, warmup, line;
+};
 
 /* The subcommands' help and option tables (layout_cmd.c). */
 extern const struct cmd_help layout_import_help, layout_show_help;

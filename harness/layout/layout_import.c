@@ -179,40 +179,20 @@ fail:
 
 int layout_import_cmd(int argc, char **argv)
 {
-	const char *structs = NULL, *object = NULL, *out = NULL, *input = NULL;
+	struct import_opts io = {0};
+	const char *structs, *object, *out, *input = NULL;
 	struct pahole_opts po = {0};
-	struct opt_parser op;
 	char err[1024], source[512];
-	int expand = 0, btf = 0, c, rc;
+	int first, rc;
 	char *text, *layout;
 
-	opt_init(&op, &layout_import_help);
-	while ((c = opt_next(&op, argc, argv)) != -1) {
-		switch (c) {
-		case 'C':
-			structs = optarg;
-			break;
-		case O_FROM_OBJECT:
-			object = optarg;
-			break;
-		case O_NAME:
-			po.name = optarg;
-			break;
-		case O_DESC:
-			po.desc = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'E':
-			expand = 1;
-			break;
-		case O_BTF:
-			btf = 1;
-			break;
-		}
-	}
-	for (int i = optind; i < argc; i++) {
+	first = opt_parse(&layout_import_help, argc, argv, &io);
+	structs = io.structs;
+	object = io.object;
+	out = io.out;
+	po.name = io.name;
+	po.desc = io.desc;
+	for (int i = first; i < argc; i++) {
 		if (input)
 			return err2("import: one input only: %s and %s", input, argv[i]);
 		input = argv[i];
@@ -220,8 +200,8 @@ int layout_import_cmd(int argc, char **argv)
 	/* -o FILE is checked before anything is read (outpath.h): exit 2, nothing created. */
 	if (out && strcmp(out, "-") && outpath_check_file(out, err, sizeof(err)))
 		return err2("import: -o: %s", err);
-	if (btf) {
-		if (object || expand)
+	if (io.btf) {
+		if (object || io.expand)
 			return err2("import: --btf reads BTF itself: no --from-object or -E");
 		if (!structs || !*structs)
 			return err2("import: --btf %s needs --struct NAME[,NAME...]",
@@ -240,17 +220,17 @@ int layout_import_cmd(int argc, char **argv)
 	if (!object && !input)
 		return err2("import: no input (a file of `pahole -C NAME` output, - for stdin, or "
 			    "--from-object OBJ --struct NAME)");
-	if (expand && !object)
+	if (io.expand && !object)
 		return err2(
 		    "import: -E goes with --from-object (give `pahole -E` output otherwise)");
 	if (object) {
 		if (!structs || !*structs)
 			return err2("import: --from-object %s needs --struct NAME", object);
-		text = run_pahole(object, structs, expand, err, sizeof(err));
+		text = run_pahole(object, structs, io.expand, err, sizeof(err));
 		if (!text)
 			return err2("import: %s", err);
-		snprintf(source, sizeof(source), "pahole%s -C %s %s", expand ? " -E" : "", structs,
-			 object);
+		snprintf(source, sizeof(source), "pahole%s -C %s %s", io.expand ? " -E" : "",
+			 structs, object);
 	} else if (!strcmp(input, "-")) {
 		text = layout_read_stream(stdin, "(stdin)", err, sizeof(err));
 		if (!text)

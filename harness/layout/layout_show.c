@@ -18,9 +18,7 @@
 
 #include "layout_cmd.h"
 
-#define MAX_PARAMS 64
 #define MAX_OBJECTS 64
-#define MAX_VTHREADS 64
 
 static int acc_kind(enum pc_op op)
 {
@@ -105,13 +103,6 @@ static void annotate(const struct tobj *t, long ops, struct ann *a)
 		}
 	}
 }
-
-struct show_opts {
-	const char *layout, *scenario, *preset, *workload, *format;
-	char *params[MAX_PARAMS + 1];
-	int nparams, all;
-	long threads, ops, warmup, line;
-};
 
 /* The line of the "layout NAME" line of file @path (1 when it cannot tell). */
 static int layout_line_of(const char *path)
@@ -487,54 +478,10 @@ int layout_show_cmd(int argc, char **argv)
 	struct show_opts so = {.threads = 2, .ops = 4096, .warmup = 256, .line = 64};
 	char err[1024];
 	struct layout *l;
-	struct opt_parser op;
-	int c, rc = 0;
+	int first, rc = 0;
 
-	opt_init(&op, &layout_show_help);
-	while ((c = opt_next(&op, argc, argv)) != -1) {
-		switch (c) {
-		case 's':
-			so.scenario = optarg;
-			break;
-		case 'p':
-			so.preset = optarg;
-			break;
-		case 'w':
-			so.workload = optarg;
-			break;
-		case O_FORMAT:
-			so.format = optarg;
-			break;
-		case 'D':
-			if (so.nparams == MAX_PARAMS)
-				return err2("show: too many -D");
-			so.params[so.nparams++] = optarg;
-			break;
-		case 't':
-			if (num_long(optarg, 10, 1, MAX_VTHREADS, &so.threads))
-				return err2("show: --threads: %s: expected 1..%d", optarg,
-					    MAX_VTHREADS);
-			break;
-		case O_OPS:
-			if (num_long(optarg, 10, 1, 10000000, &so.ops))
-				return err2("show: --ops: %s: expected 1..10000000", optarg);
-			break;
-		case O_WARMUP:
-			if (num_long(optarg, 10, 0, 10000000, &so.warmup))
-				return err2("show: --warmup: %s: expected 0..10000000", optarg);
-			break;
-		case O_LINE:
-			if (num_long(optarg, 10, 8, 4096, &so.line) || (so.line & (so.line - 1)))
-				return err2(
-				    "show: --line-size: %s: expected a power of two in 8..4096",
-				    optarg);
-			break;
-		case O_ALL:
-			so.all = 1;
-			break;
-		}
-	}
-	for (int i = optind; i < argc; i++) {
+	first = opt_parse(&layout_show_help, argc, argv, &so);
+	for (int i = first; i < argc; i++) {
 		if (so.layout)
 			return err2("show: one layout only: %s and %s", so.layout, argv[i]);
 		so.layout = argv[i];

@@ -32,33 +32,71 @@ struct mfam {
 	int order[4]; /* scenario, workload, thread count, preset: the tables' order */
 };
 
-enum { O_TOPO = OPT_LONG, O_CSV, O_SEED, O_INTERLEAVE, O_OPS, O_WARMUP, O_LINE, O_LINES };
-
-static const struct opt model_opts[] = {
-    {"scenario", 's', "LIST", "scenarios (default: all)"},
-    {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
-    {"workload", 'w', "LIST", "workloads (default: all)"},
-    {"threads", 't', "LIST", "virtual CPUs, e.g. 2 | 2,8 | 1-4 | max (default: 2,8)"},
-    {"placement", 'P', "NAME", "a policy or an hwloc location (default: scatter):"},
-    {"topology", O_TOPO, "SPEC", "host (default) | FILE.xml | synthetic:STRING"},
-    {"param", 'D', "NAME=VALUE", "set one scenario parameter (repeatable; VALUE may hold spaces)"},
-    {"seed", O_SEED, "N", "seed of the random interleaving (default 1)"},
-    {"interleave", O_INTERLEAVE, "MODE",
-     "random (default: a seeded random virtual CPU executes\n"
-     "each next access) | rr-access (lockstep, one access\n"
-     "each) | rr-op (whole operations in turn: a lower bound)"},
-    {"ops", O_OPS, "N", "measured operations per virtual CPU (default 2000)"},
-    {"warmup", O_WARMUP, "N", "operations per virtual CPU before those (default 200)"},
-    {"line-size", O_LINE, "BYTES",
-     "coherence granule (default 64; 128 models the adjacent-\n"
-     "line prefetcher pairing lines)"},
-    {"lines", O_LINES, "N|all", "shared-cache-line blocks per family (default 10; 0: none)"},
-    {"out", 'o', "DIR", "write DIR/model.csv (DIR is created; must not hold one)"},
-    {"csv", O_CSV, "FILE", "write the CSV here (appends when the header matches)"},
-    {"quiet", 'q', NULL, "no tables"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+struct mopts {
+	struct selection sel;
+	const char *out, *csv;
+	int lines, quiet;
+	struct model_opts mo;
 };
+
+/* model_opt - the model's own options (seed, interleave, ops, ...), by the row's name. */
+static void model_opt(void *at, const char *v, const struct opt *row)
+{
+	char err[256], opt[32];
+
+	if (model_opt_set(at, row->name, v, err, sizeof(err))) {
+		snprintf(opt, sizeof(opt), "--%s", row->name);
+		usage_error(opt, v, "%s", err);
+	}
+}
+
+static void lines_opt(void *at, const char *v, const struct opt *row)
+{
+	long n;
+
+	(void)row;
+	if (!strcmp(v, "all"))
+		*(int *)at = -1;
+	else if (num_long(v, 10, 0, INT_MAX, &n))
+		usage_error("--lines", v, "expected a count or all");
+	else
+		*(int *)at = (int)n;
+}
+
+#define MO struct mopts
+static const struct opt model_opts[] = {
+    OPT_STR("scenario", 's', "LIST", MO, sel.scenarios, "scenarios (default: all)"),
+    OPT_STR("preset", 'p', "LIST", MO, sel.presets, "presets (default: all of each scenario)"),
+    OPT_STR("workload", 'w', "LIST", MO, sel.workloads, "workloads (default: all)"),
+    OPT_STR("threads", 't', "LIST", MO, sel.threads,
+	    "virtual CPUs, e.g. 2 | 2,8 | 1-4 | max (default: 2,8)"),
+    OPT_STR("placement", 'P', "NAME", MO, sel.placement,
+	    "a policy or an hwloc location (default: scatter):"),
+    OPT_STR("topology", 0, "SPEC", MO, sel.topology,
+	    "host (default) | FILE.xml | synthetic:STRING"),
+    OPT_CALL("param", 'D', "NAME=VALUE", MO, sel, selection_param_opt, OPT_REPEAT,
+	     "set one scenario parameter (repeatable; VALUE may hold spaces)"),
+    OPT_CALL("seed", 0, "N", MO, mo, model_opt, 0, "seed of the random interleaving (default 1)"),
+    OPT_CALL("interleave", 0, "MODE", MO, mo, model_opt, 0,
+	     "random (default: a seeded random virtual CPU executes\n"
+	     "each next access) | rr-access (lockstep, one access\n"
+	     "each) | rr-op (whole operations in turn: a lower bound)"),
+    OPT_CALL("ops", 0, "N", MO, mo, model_opt, 0,
+	     "measured operations per virtual CPU (default 2000)"),
+    OPT_CALL("warmup", 0, "N", MO, mo, model_opt, 0,
+	     "operations per virtual CPU before those (default 200)"),
+    OPT_CALL("line-size", 0, "BYTES", MO, mo, model_opt, 0,
+	     "coherence granule (default 64; 128 models the adjacent-\n"
+	     "line prefetcher pairing lines)"),
+    OPT_CALL("lines", 0, "N|all", MO, lines, lines_opt, 0,
+	     "shared-cache-line blocks per family (default 10; 0: none)"),
+    OPT_STR("out", 'o', "DIR", MO, out, "write DIR/model.csv (DIR is created; must not hold one)"),
+    OPT_STR("csv", 0, "FILE", MO, csv, "write the CSV here (appends when the header matches)"),
+    OPT_FLAG("quiet", 'q', MO, quiet, "no tables"),
+    OPT_HELP,
+    OPT_END,
+};
+#undef MO
 
 const struct cmd_help model_help = {
     .name = "model",
@@ -79,19 +117,9 @@ const struct cmd_help model_help = {
 	     "pu:2(indexes=core:package)'\n",
 };
 
-struct mopts {
-	struct selection sel;
-	const char *out, *csv;
-	int lines, quiet;
-	struct model_opts mo;
-};
-
 static void parse_model_options(int argc, char **argv, struct mopts *o)
 {
-	struct opt_parser op;
-	char err[256];
-	long v;
-	int c;
+	int first;
 
 	memset(o, 0, sizeof(*o));
 	o->sel.threads = "2,8";
@@ -99,58 +127,9 @@ static void parse_model_options(int argc, char **argv, struct mopts *o)
 	o->sel.topology = "host";
 	o->lines = 10;
 	model_opts_default(&o->mo);
-	opt_init(&op, &model_help);
-	while ((c = opt_next(&op, argc, argv)) != -1) {
-		const char *name = NULL;
-
-		if (selection_option(&o->sel, c, optarg))
-			continue;
-		switch (c) {
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case O_TOPO:
-			o->sel.topology = optarg;
-			break;
-		case O_CSV:
-			o->csv = optarg;
-			break;
-		case O_SEED:
-			name = "seed";
-			break;
-		case O_INTERLEAVE:
-			name = "interleave";
-			break;
-		case O_OPS:
-			name = "ops";
-			break;
-		case O_WARMUP:
-			name = "warmup";
-			break;
-		case O_LINE:
-			name = "line-size";
-			break;
-		case O_LINES:
-			if (!strcmp(optarg, "all"))
-				o->lines = -1;
-			else if (num_long(optarg, 10, 0, INT_MAX, &v))
-				usage_error("--lines", optarg, "expected a count or all");
-			else
-				o->lines = (int)v;
-			break;
-		}
-		if (name && model_opt_set(&o->mo, name, optarg, err, sizeof(err))) {
-			char opt[32];
-
-			snprintf(opt, sizeof(opt), "--%s", name);
-			usage_error(opt, optarg, "%s", err);
-		}
-	}
-	if (optind < argc)
-		usage_error("argument", argv[optind], "unexpected (see model --help)");
+	first = opt_parse(&model_help, argc, argv, o);
+	if (first < argc)
+		usage_error("argument", argv[first], "unexpected (see model --help)");
 }
 
 /* The table of one (scenario, workload, threads): a row per preset, numbers per operation;

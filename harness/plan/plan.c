@@ -159,34 +159,24 @@ int selection_each(const struct scenario *sc, char **pre, char **wls,
 	return 0;
 }
 
-int selection_option(struct selection *s, int c, char *arg)
+void selection_add_param(struct selection *s, const char *arg)
 {
-	switch (c) {
-	case 's':
-		s->scenarios = arg;
-		return 1;
-	case 'p':
-		s->presets = arg;
-		return 1;
-	case 'w':
-		s->workloads = arg;
-		return 1;
-	case 't':
-		s->threads = arg;
-		return 1;
-	case 'P':
-		s->placement = arg;
-		return 1;
-	case 'D':
-		if (!strchr(arg, '=') || arg[0] == '=')
-			usage_error("--param", arg, "expected NAME=VALUE");
-		if (s->nparams == SELECTION_MAX_PARAMS)
-			usage_error("--param", arg, "more than %d parameters",
-				    SELECTION_MAX_PARAMS);
-		s->params[s->nparams++] = arg;
-		return 1;
-	}
-	return 0;
+	size_t len = strcspn(arg, "=");
+
+	if (!arg[len] || !len)
+		usage_error("--param", arg, "expected NAME=VALUE");
+	for (int i = 0; i < s->nparams; i++)
+		if (!strncmp(s->params[i], arg, len + 1))
+			usage_error("--param", arg, "parameter %.*s given twice", (int)len, arg);
+	if (s->nparams == SELECTION_MAX_PARAMS)
+		usage_error("--param", arg, "more than %d parameters", SELECTION_MAX_PARAMS);
+	s->params[s->nparams++] = (char *)arg;
+}
+
+void selection_param_opt(void *sel, const char *value, const struct opt *row)
+{
+	(void)row;
+	selection_add_param(sel, value);
 }
 
 const char *selection_more(const char *name)

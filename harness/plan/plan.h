@@ -46,10 +46,13 @@ struct selection {
 };
 
 /*
- * selection_option - take getopt's option @c (-s -p -w -t -P -D) with @arg into @s.
- * Returns 1 when it was one of those (bad values exit 2), else 0.
+ * selection_add_param - -D NAME=VALUE (@arg, kept) into @s; a bad form, the same NAME twice or
+ * too many exit 2 naming it. selection_param_opt - the same as an option row's call
+ * (OPT_CALL, bound to the struct selection).
  */
-int selection_option(struct selection *s, int c, char *arg);
+struct opt;
+void selection_add_param(struct selection *s, const char *arg);
+void selection_param_opt(void *sel, const char *value, const struct opt *row);
 
 /*
  * selection_more - the usage lines made from tables for the selection options: after

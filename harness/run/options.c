@@ -14,170 +14,255 @@
 #include "opt.h"
 #include "pmu_events.h"
 #include "run.h"
+#include "strbuf.h"
 #include "util.h"
 
-/* Long-only options of the measure command. */
-enum {
-	O_TIME = OPT_LONG,
-	O_CSV,
-	O_LIST,
-	O_TOPOLOGY,
-	O_HOME,
-	O_DRY_RUN,
-	O_CHECK_HOST,
-	O_LAYOUT,
-	O_RECIPE,
-	O_FORCE,
-	O_EVENTS,
-	O_EVENTS_KERNEL,
-	O_LIST_EVENTS,
-	O_PMU,
-	O_WITH_MODEL,
-	O_PROFILE,
-	O_CGROUP,
-	O_MATRIX,
-	O_MATRIX_CPUS,
-	O_LABEL,
-	O_RUN_DIR_FILE,
-	O_NOISE_MAX,
-	O_NOISE_RETRIES,
-	O_DESIGN,
-	O_PRECISION,
-	O_BUDGET,
-	O_MAX_BLOCKS,
-	O_IMBALANCE_MIN,
-	O_HOME_PAGES,
-};
+/* parse_noise_max - a percentage in (0, 100], or "off" (never disturbed: INFINITY). */
+static double parse_noise_max(const char *what, const char *s)
+{
+	double v;
+
+	if (!strcmp(s, "off"))
+		return INFINITY;
+	if (num_double(s, 1e-9, 100, &v))
+		usage_error(what, s, "expected a percentage in (0, 100] or off");
+	return v;
+}
+
+/* The rows' calls: @at is the struct options (OPT_CALL_AT) or the member (OPT_CALL). */
+static void noise_max_opt(void *at, const char *v, const struct opt *row)
+{
+	(void)row;
+	*(double *)at = parse_noise_max("--noise-max", v);
+}
+
+static void time_opt(void *at, const char *v, const struct opt *row)
+{
+	struct options *o = at;
+
+	(void)row;
+	if (num_double(v, 0.001, 3600, &o->time_s))
+		usage_error("--time", v, "expected seconds in [0.001, 3600]");
+	o->time_set = 1;
+}
+
+static void reps_opt(void *at, const char *v, const struct opt *row)
+{
+	struct options *o = at;
+
+	(void)row;
+	if (num_int(v, 10, 1, 1000, &o->repetitions))
+		usage_error("--repetitions", v, "expected an integer in [1, 1000]");
+	o->reps_set = 1;
+}
+
+/* design_opt - "blocks" or "independent". */
+static void design_opt(void *at, const char *v, const struct opt *row)
+{
+	(void)row;
+	if (strcmp(v, "blocks") && strcmp(v, "independent"))
+		usage_error("--design", v, "expected blocks or independent");
+	((struct options *)at)->independent = !strcmp(v, "independent");
+}
+
+static void home_pages_opt(void *at, const char *v, const struct opt *row)
+{
+	(void)row;
+	if (strcmp(v, "shuffle") && strcmp(v, "reuse"))
+		usage_error("--home-pages", v, "expected shuffle or reuse");
+	((struct options *)at)->home_reuse = !strcmp(v, "reuse");
+}
+
+static void events_opt(void *at, const char *v, const struct opt *row)
+{
+	struct options *o = at;
+
+	(void)row;
+	o->events = v;
+	o->events_set = 1;
+}
+
+static void matrix_cpus_opt(void *at, const char *v, const struct opt *row)
+{
+	struct options *o = at;
+
+	(void)row;
+	o->matrix = 1;
+	o->matrix_cpus = v;
+}
+
+/* run_dir_file_opt - checked now, written at the end: its directory must take a file. */
+static void run_dir_file_opt(void *at, const char *arg, const struct opt *row)
+{
+	char *dir = xstrdup(arg), *slash = strrchr(dir, '/');
+
+	(void)row;
+	if (slash)
+		*slash = '\0';
+	if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK))
+		usage_error("--run-dir-file", arg, "its directory is not writable: %s",
+			    strerror(errno));
+	free(dir);
+	((struct options *)at)->run_dir_file = arg;
+}
+
+/*
+ * measure_more - the usage lines made from tables: the placement policies after
+ * --placement's help, and --events' whole help from the event table.
+ */
+static const char *measure_more(const char *name)
+{
+	static char *events;
+
+	if (strcmp(name, "events"))
+		return selection_more(name);
+	if (!events) {
+		struct sb b = {0};
+
+		sb_printf(&b,
+			  "counters: auto (default: every abstract event this PMU has) | none | "
+			  "a list of");
+		for (int i = 0; pmu_table_abstract(i); i++)
+			sb_printf(&b, "%s %s", i ? "," : "", pmu_table_abstract(i));
+		sb_printf(&b, " and fully qualified libpfm4 strings (pmu::EVENT:UMASK)");
+		events = opt_wrap(sb_str(&b), 56);
+		free(b.p);
+	}
+	return events;
+}
 
 static const struct opt measure_opts[] = {
-    {"scenario", 's', "LIST", "scenarios (default: all)"},
-    {"preset", 'p', "LIST", "presets (default: all of each scenario)"},
-    {"workload", 'w', "LIST", "scenario workloads (default: all)"},
-    {"threads", 't', "LIST", "e.g. 1,2 | 1-8 | max (default: 1,max)"},
-    {
-	"placement",
-	'P',
-	"NAME",
-	"a policy (a list of policies: one family each), or an\n"
-	"hwloc location such as core:0-7,pu:even,\n"
-	"package:0.core:0-3.pu:0 (default: scatter):",
-    },
-    {"topology", O_TOPOLOGY, "SPEC",
-     "host (default) | FILE.xml (lstopo --of xml) |\n"
-     "synthetic:STRING; a topology that is not this machine's\n"
-     "can only be planned, with --dry-run"},
-    {"check-host", O_CHECK_HOST, NULL,
-     "with --topology FILE.xml: verify that this host matches\n"
-     "it, then measure here"},
-    {"dry-run", O_DRY_RUN, NULL,
-     "print the plan (thread, PU, core, L3, package, NUMA node,\n"
-     "pair classes, memory home) and measure nothing; with\n"
-     "--csv FILE also write the plan as CSV"},
-    {"home", O_HOME, "SPEC",
-     "memory home of the shared structs: first (thread 0's\n"
-     "NUMA node, default) | node:N | interleave | each"},
-    {"home-pages", O_HOME_PAGES, "HOW",
-     "shuffle (default): each window's shared structs take\n"
-     "consecutive pages from a random page of a 64 MiB arena\n"
-     "at their home, so a run averages over placements | reuse:\n"
-     "each maps its own pages (one placement for a whole run;\n"
-     "docs/measuring.md: Memory placement)"},
-    {"design", O_DESIGN, "NAME",
-     "blocks (default): each block measures every preset of a\n"
-     "table once, back to back, in a fresh random order, and\n"
-     "presets are compared within blocks | independent: -r\n"
-     "repetitions of each, interleaved at random (see\n"
-     "docs/measuring.md: when each fits)"},
-    {"precision", O_PRECISION, "PCT",
-     "blocks: add blocks until every comparison's 95% ci\n"
-     "half-width is at most PCT %change points (default 5,\n"
-     "in (0, 1000])..."},
-    {"budget", O_BUDGET, "SECONDS",
-     "...or this much measuring is spent (default 90, in\n"
-     "[1, 86400]); without --time the window is chosen so\n"
-     "that the fewest blocks fill half of it"},
-    {"max-blocks", O_MAX_BLOCKS, "N", "...or N blocks were measured (default 50, in [2, 10000])"},
-    {"time", O_TIME, "SECONDS",
-     "one measurement window (default 0.2, or with blocks the\n"
-     "budget's choice; in [0.001, 3600]), after a warm-up of\n"
-     "a tenth of it"},
-    {"noise-max", O_NOISE_MAX, "PCT",
-     "a window whose thread waited for its CPU (run delay) or\n"
-     "lost time in gaps (batches over 10x its median), or\n"
-     "whose planned CPU had steal, for more than PCT% of it, or\n"
-     "whose transfer probes before and after differ over 2x,\n"
-     "is disturbed and measured again (default 10, or\n"
-     "PCBENCH_NOISE_MAX; off: record the noise, judge nothing)"},
-    {"imbalance-min", O_IMBALANCE_MIN, "R",
-     "...also a window of a symmetric workload (--list) whose\n"
-     "ops_min_thread/ops_max_thread is under R (default 0.5,\n"
-     "in [0, 1]; 0: never)"},
-    {"noise-retries", O_NOISE_RETRIES, "N",
-     "...at most N times (default 2, in [0, 100]); a row still\n"
-     "disturbed gets status disturbed, kept out of statistics;\n"
-     "with blocks no window is measured again on its own: its\n"
-     "block is left out (the reason counted), another added"},
-    {"repetitions", 'r', "N",
-     "independent: repetitions of each (default 5: the fewest\n"
-     "that can reach p < 0.05 after the correction); blocks:\n"
-     "exactly N blocks per table, no precision target (the\n"
-     "budget still stops it); in [1, 1000]"},
-    {"param", 'D', "NAME=VALUE",
-     "set one scenario parameter (repeatable; VALUE may hold spaces);\n"
-     "V1,V2 of an integer or choice parameter: one family per value"},
-    {"layout", O_LAYOUT, "NAME|FILE",
-     "run every selected scenario whose structs the layout\n"
-     "describes with it (the presets keep their algorithm\n"
-     "knobs); a built-in name or a layout file"},
-    {"recipe", O_RECIPE, "FILE", "the probe scenario's accesses (same as -D recipe=FILE)"},
-    {"out", 'o', "DIR",
-     "run directory (default: results/<UTC date-time>-<host>);\n"
-     "an existing one is never overwritten..."},
-    {"force", O_FORCE, NULL, "...unless this is given"},
-    {"csv", O_CSV, "FILE",
-     "also write the CSV here (appends only when the columns\n"
-     "are identical; otherwise use pcbench merge)"},
-    {"label", O_LABEL, "NAME",
-     "the lab's name for this host ([A-Za-z0-9._-], up to 64):\n"
-     "the label column and context.json; compare --by host\n"
-     "groups by it; the default run directory ends with it"},
-    {"run-dir-file", O_RUN_DIR_FILE, "FILE",
-     "when the run ends, write its directory's path to FILE\n"
-     "(for scripts: make run plots the run it just made)"},
-    {"list", O_LIST, NULL, "scenarios, presets, workloads, parameters"},
-    {"events", O_EVENTS, "SPEC",
-     "counters: auto (default: every abstract event this PMU\n"
-     "has) | none | a list of cycles, instructions, llc_miss,\n"
-     "hitm_local, hitm_remote, c2c_fill_local,\n"
-     "c2c_fill_remote, rfo_hitm, task_clock, page_faults and\n"
-     "fully qualified libpfm4 strings (pmu::EVENT:UMASK)"},
-    {"events-kernel", O_EVENTS_KERNEL, NULL,
-     "count kernel mode too (needs perf_event_paranoid <= 1)"},
-    {"matrix", O_MATRIX, NULL,
-     "with -s c2c: measure every pair of PUs (the diagonal with\n"
-     "one thread); rows get cpu_a, cpu_b, ns_per_transfer"},
-    {"matrix-cpus", O_MATRIX_CPUS, "LIST", "the PUs of the matrix (OS indexes: 0-3,8), not all"},
-    {"with-model", O_WITH_MODEL, NULL,
-     "also run the coherence model for every measurement and\n"
-     "add its model_*_per_op columns (see pcbench model -h)"},
-    {"profile", O_PROFILE, NULL,
-     "sample the measuring threads in the window (cycles, else\n"
-     "cpu-clock; kernel symbols from /proc/kallsyms): profile.csv,\n"
-     "the memcg charge path's share per row; pcbench profile RUN"},
-    {"cgroup", O_CGROUP, "DIR",
-     "measure in a memory cgroup hierarchy of pcbench's own: three\n"
-     "levels under DIR (cgroup v2, delegated to you, memory in its\n"
-     "cgroup.subtree_control), memory.min/low on the top one as in\n"
-     "seed 000; removed at the end. Without it pcbench writes no\n"
-     "cgroup and runs in the one it was started in"},
-    {"list-events", O_LIST_EVENTS, NULL,
-     "the event table for this machine's PMU, or --pmu NAME\n"
-     "(an unknown NAME lists the known ones)"},
-    {"pmu", O_PMU, "NAME",
-     "with --list-events: the PMU whose table to print; with --dry-run: plan the counters as\n"
-     "encoded for that PMU (e.g. emr, gnr, amd64_fam1ah_zen5)"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_STR("scenario", 's', "LIST", struct options, sel.scenarios, "scenarios (default: all)"),
+    OPT_STR("preset", 'p', "LIST", struct options, sel.presets,
+	    "presets (default: all of each scenario)"),
+    OPT_STR("workload", 'w', "LIST", struct options, sel.workloads,
+	    "scenario workloads (default: all)"),
+    OPT_STR("threads", 't', "LIST", struct options, sel.threads,
+	    "e.g. 1,2 | 1-8 | max (default: 1,max)"),
+    OPT_STR("placement", 'P', "NAME", struct options, sel.placement,
+	    "a policy (a list of policies: one family each), or an\n"
+	    "hwloc location such as core:0-7,pu:even,\n"
+	    "package:0.core:0-3.pu:0 (default: scatter):"),
+    OPT_STR("topology", 0, "SPEC", struct options, sel.topology,
+	    "host (default) | FILE.xml (lstopo --of xml) |\n"
+	    "synthetic:STRING; a topology that is not this machine's\n"
+	    "can only be planned, with --dry-run"),
+    OPT_FLAG("check-host", 0, struct options, check_host,
+	     "with --topology FILE.xml: verify that this host matches\n"
+	     "it, then measure here"),
+    OPT_FLAG("dry-run", 0, struct options, dry_run,
+	     "print the plan (thread, PU, core, L3, package, NUMA node,\n"
+	     "pair classes, memory home) and measure nothing; with\n"
+	     "--csv FILE also write the plan as CSV"),
+    OPT_STR("home", 0, "SPEC", struct options, home,
+	    "memory home of the shared structs: first (thread 0's\n"
+	    "NUMA node, default) | node:N | interleave | each"),
+    OPT_CALL_AT("home-pages", 0, "HOW", home_pages_opt, 0,
+		"shuffle (default): each window's shared structs take\n"
+		"consecutive pages from a random page of a 64 MiB arena\n"
+		"at their home, so a run averages over placements | reuse:\n"
+		"each maps its own pages (one placement for a whole run;\n"
+		"docs/measuring.md: Memory placement)"),
+    OPT_CALL_AT("design", 0, "NAME", design_opt, 0,
+		"blocks (default): each block measures every preset of a\n"
+		"table once, back to back, in a fresh random order, and\n"
+		"presets are compared within blocks | independent: -r\n"
+		"repetitions of each, interleaved at random (see\n"
+		"docs/measuring.md: when each fits)"),
+    OPT_DOUBLE("precision", 0, "PCT", struct options, precision, 1e-9, 1000,
+	       "expected a percentage in (0, 1000]",
+	       "blocks: add blocks until every comparison's 95% ci\n"
+	       "half-width is at most PCT %change points (default 5,\n"
+	       "in (0, 1000])..."),
+    OPT_DOUBLE("budget", 0, "SECONDS", struct options, budget_s, 1, 86400,
+	       "expected seconds in [1, 86400]",
+	       "...or this much measuring is spent (default 90, in\n"
+	       "[1, 86400]); without --time the window is chosen so\n"
+	       "that the fewest blocks fill half of it"),
+    OPT_INT("max-blocks", 0, "N", struct options, max_blocks, 2, 10000,
+	    "expected an integer in [2, 10000]",
+	    "...or N blocks were measured (default 50, in [2, 10000])"),
+    OPT_CALL_AT("time", 0, "SECONDS", time_opt, 0,
+		"one measurement window (default 0.2, or with blocks the\n"
+		"budget's choice; in [0.001, 3600]), after a warm-up of\n"
+		"a tenth of it"),
+    OPT_CALL("noise-max", 0, "PCT", struct options, noise_max_pct, noise_max_opt, 0,
+	     "a window whose thread waited for its CPU (run delay) or\n"
+	     "lost time in gaps (batches over 10x its median), or\n"
+	     "whose planned CPU had steal, for more than PCT% of it, or\n"
+	     "whose transfer probes before and after differ over 2x,\n"
+	     "is disturbed and measured again (default 10, or\n"
+	     "PCBENCH_NOISE_MAX; off: record the noise, judge nothing)"),
+    OPT_DOUBLE("imbalance-min", 0, "R", struct options, imbalance_min, 0, 1,
+	       "expected a ratio in [0, 1] (0: never)",
+	       "...also a window of a symmetric workload (--list) whose\n"
+	       "ops_min_thread/ops_max_thread is under R (default 0.5,\n"
+	       "in [0, 1]; 0: never)"),
+    OPT_INT("noise-retries", 0, "N", struct options, noise_retries, 0, 100,
+	    "expected an integer in [0, 100]",
+	    "...at most N times (default 2, in [0, 100]); a row still\n"
+	    "disturbed gets status disturbed, kept out of statistics;\n"
+	    "with blocks no window is measured again on its own: its\n"
+	    "block is left out (the reason counted), another added"),
+    OPT_CALL_AT("repetitions", 'r', "N", reps_opt, 0,
+		"independent: repetitions of each (default 5: the fewest\n"
+		"that can reach p < 0.05 after the correction); blocks:\n"
+		"exactly N blocks per table, no precision target (the\n"
+		"budget still stops it); in [1, 1000]"),
+    OPT_CALL("param", 'D', "NAME=VALUE", struct options, sel, selection_param_opt, OPT_REPEAT,
+	     "set one scenario parameter (repeatable; VALUE may hold spaces);\n"
+	     "V1,V2 of an integer or choice parameter: one family per value"),
+    OPT_STR("layout", 0, "NAME|FILE", struct options, layout,
+	    "run every selected scenario whose structs the layout\n"
+	    "describes with it (the presets keep their algorithm\n"
+	    "knobs); a built-in name or a layout file"),
+    OPT_STR("recipe", 0, "FILE", struct options, recipe,
+	    "the probe scenario's accesses (same as -D recipe=FILE)"),
+    OPT_STR("out", 'o', "DIR", struct options, out,
+	    "run directory (default: results/<UTC date-time>-<host>);\n"
+	    "an existing one is never overwritten..."),
+    OPT_FLAG("force", 0, struct options, force, "...unless this is given"),
+    OPT_STR("csv", 0, "FILE", struct options, csv,
+	    "also write the CSV here (appends only when the columns\n"
+	    "are identical; otherwise use pcbench merge)"),
+    OPT_STR("label", 0, "NAME", struct options, label,
+	    "the lab's name for this host ([A-Za-z0-9._-], up to 64):\n"
+	    "the label column and context.json; compare --by host\n"
+	    "groups by it; the default run directory ends with it"),
+    OPT_CALL_AT("run-dir-file", 0, "FILE", run_dir_file_opt, 0,
+		"when the run ends, write its directory's path to FILE\n"
+		"(for scripts: make run plots the run it just made)"),
+    OPT_FLAG("list", 0, struct options, list, "scenarios, presets, workloads, parameters"),
+    OPT_CALL_AT("events", 0, "SPEC", events_opt, 0, NULL),
+    OPT_FLAG("events-kernel", 0, struct options, events_kernel,
+	     "count kernel mode too (needs perf_event_paranoid <= 1)"),
+    OPT_FLAG("matrix", 0, struct options, matrix,
+	     "with -s c2c: measure every pair of PUs (the diagonal with\n"
+	     "one thread); rows get cpu_a, cpu_b, ns_per_transfer"),
+    OPT_CALL_AT("matrix-cpus", 0, "LIST", matrix_cpus_opt, 0,
+		"the PUs of the matrix (OS indexes: 0-3,8), not all"),
+    OPT_FLAG("with-model", 0, struct options, with_model,
+	     "also run the coherence model for every measurement and\n"
+	     "add its model_*_per_op columns (see pcbench model -h)"),
+    OPT_FLAG("profile", 0, struct options, profile,
+	     "sample the measuring threads in the window (cycles, else\n"
+	     "cpu-clock; kernel symbols from /proc/kallsyms): profile.csv,\n"
+	     "the memcg charge path's share per row; pcbench profile RUN"),
+    OPT_STR("cgroup", 0, "DIR", struct options, cgroup,
+	    "measure in a memory cgroup hierarchy of pcbench's own: three\n"
+	    "levels under DIR (cgroup v2, delegated to you, memory in its\n"
+	    "cgroup.subtree_control), memory.min/low on the top one as in\n"
+	    "seed 000; removed at the end. Without it pcbench writes no\n"
+	    "cgroup and runs in the one it was started in"),
+    OPT_FLAG("list-events", 0, struct options, list_events,
+	     "the event table for this machine's PMU, or --pmu NAME\n"
+	     "(an unknown NAME lists the known ones)"),
+    OPT_STR(
+	"pmu", 0, "NAME", struct options, pmu,
+	"with --list-events: the PMU whose table to print; with --dry-run: plan the counters as\n"
+	"encoded for that PMU (e.g. emr, gnr, amd64_fam1ah_zen5)"),
+    OPT_HELP,
+    OPT_END,
 };
 
 const struct cmd_help measure_help = {
@@ -186,7 +271,7 @@ const struct cmd_help measure_help = {
     .about = "Measures models of the Linux memcg charge paths with threads pinned by hwloc,\n"
 	     "one equal-time window per repetition, and writes one CSV row per measurement.\n",
     .opts = measure_opts,
-    .opt_more = selection_more,
+    .opt_more = measure_more,
     .after =
 	"  --benchmark_filter=REGEX selects families whose name it matches (an extended\n"
 	"                           regex, found anywhere in the name), e.g.\n"
@@ -331,55 +416,6 @@ int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 	return n;
 }
 
-static double parse_seconds(const char *s)
-{
-	double v;
-
-	if (num_double(s, 0.001, 3600, &v))
-		usage_error("--time", s, "expected seconds in [0.001, 3600]");
-	return v;
-}
-
-/* parse_noise_max - a percentage in (0, 100], or "off" (never disturbed: INFINITY). */
-static double parse_noise_max(const char *what, const char *s)
-{
-	double v;
-
-	if (!strcmp(s, "off"))
-		return INFINITY;
-	if (num_double(s, 1e-9, 100, &v))
-		usage_error(what, s, "expected a percentage in (0, 100] or off");
-	return v;
-}
-
-/* parse_design - "blocks" (0) or "independent" (1). */
-static int parse_design(const char *s)
-{
-	if (!strcmp(s, "blocks"))
-		return 0;
-	if (!strcmp(s, "independent"))
-		return 1;
-	usage_error("--design", s, "expected blocks or independent");
-	return 0;
-}
-
-static int parse_reps(const char *s)
-{
-	int v;
-
-	if (num_int(s, 10, 1, 1000, &v))
-		usage_error("--repetitions", s, "expected an integer in [1, 1000]");
-	return v;
-}
-
-/* add_param - an option that stands for --param NAME=VALUE. */
-static void add_param(struct options *o, const char *name, const char *value)
-{
-	if (o->sel.nparams == SELECTION_MAX_PARAMS)
-		usage_error("--param", value, "more than %d parameters", SELECTION_MAX_PARAMS);
-	o->sel.params[o->sel.nparams++] = xasprintf("%s=%s", name, value);
-}
-
 /* option_defaults - measure's options before the command line. */
 static void option_defaults(struct options *o)
 {
@@ -405,153 +441,14 @@ static void option_defaults(struct options *o)
 	o->home = "first";
 }
 
-/*
- * measuring_option - the options of the windows, the noise judging and the blocks (@c, with
- * @arg): 1 when @c is one of them, 0 otherwise.
- */
-static int measuring_option(struct options *o, int c, const char *arg)
-{
-	switch (c) {
-	case O_NOISE_MAX:
-		o->noise_max_pct = parse_noise_max("--noise-max", arg);
-		break;
-	case O_NOISE_RETRIES:
-		if (num_int(arg, 10, 0, 100, &o->noise_retries))
-			usage_error("--noise-retries", arg, "expected an integer in [0, 100]");
-		break;
-	case O_IMBALANCE_MIN:
-		if (num_double(arg, 0, 1, &o->imbalance_min))
-			usage_error("--imbalance-min", arg,
-				    "expected a ratio in [0, 1] (0: never)");
-		break;
-	case O_TIME:
-		o->time_s = parse_seconds(arg);
-		o->time_set = 1;
-		break;
-	case 'r':
-		o->repetitions = parse_reps(arg);
-		o->reps_set = 1;
-		break;
-	case O_DESIGN:
-		o->independent = parse_design(arg);
-		break;
-	case O_HOME_PAGES:
-		if (strcmp(arg, "shuffle") && strcmp(arg, "reuse"))
-			usage_error("--home-pages", arg, "expected shuffle or reuse");
-		o->home_reuse = !strcmp(arg, "reuse");
-		break;
-	case O_PRECISION:
-		if (num_double(arg, 1e-9, 1000, &o->precision))
-			usage_error("--precision", arg, "expected a percentage in (0, 1000]");
-		break;
-	case O_BUDGET:
-		if (num_double(arg, 1, 86400, &o->budget_s))
-			usage_error("--budget", arg, "expected seconds in [1, 86400]");
-		break;
-	case O_MAX_BLOCKS:
-		if (num_int(arg, 10, 2, 10000, &o->max_blocks))
-			usage_error("--max-blocks", arg, "expected an integer in [2, 10000]");
-		break;
-	default:
-		return 0;
-	}
-	return 1;
-}
-
-/* run_dir_file_option - checked now, written at the end: its directory must take a file. */
-static void run_dir_file_option(struct options *o, char *arg)
-{
-	char *dir = xstrdup(arg), *slash = strrchr(dir, '/');
-
-	if (slash)
-		*slash = '\0';
-	if (access(slash ? (dir[0] ? dir : "/") : ".", W_OK | X_OK))
-		usage_error("--run-dir-file", arg, "its directory is not writable: %s",
-			    strerror(errno));
-	free(dir);
-	o->run_dir_file = arg;
-}
-
 void parse_options(int argc, char **argv, struct options *o)
 {
-	struct opt_parser op;
-	int c;
+	int first;
 
 	option_defaults(o);
-	opt_init(&op, &measure_help);
-	while ((c = opt_next(&op, argc, argv)) != -1) {
-		if (selection_option(&o->sel, c, optarg) || measuring_option(o, c, optarg))
-			continue;
-		switch (c) {
-		case 'o':
-			o->out = optarg;
-			break;
-		case O_CSV:
-			o->csv = optarg;
-			break;
-		case O_LIST:
-			o->list = 1;
-			break;
-		case O_TOPOLOGY:
-			o->sel.topology = optarg;
-			break;
-		case O_HOME:
-			o->home = optarg;
-			break;
-		case O_DRY_RUN:
-			o->dry_run = 1;
-			break;
-		case O_CHECK_HOST:
-			o->check_host = 1;
-			break;
-		case O_LAYOUT:
-			o->layout = optarg;
-			break;
-		case O_RECIPE:
-			o->recipe = optarg;
-			break;
-		case O_FORCE:
-			o->force = 1;
-			break;
-		case O_EVENTS:
-			o->events = optarg;
-			o->events_set = 1;
-			break;
-		case O_EVENTS_KERNEL:
-			o->events_kernel = 1;
-			break;
-		case O_LIST_EVENTS:
-			o->list_events = 1;
-			break;
-		case O_PMU:
-			o->pmu = optarg;
-			break;
-		case O_CGROUP:
-			o->cgroup = optarg;
-			break;
-		case O_PROFILE:
-			o->profile = 1;
-			break;
-		case O_WITH_MODEL:
-			o->with_model = 1;
-			break;
-		case O_MATRIX:
-			o->matrix = 1;
-			break;
-		case O_MATRIX_CPUS:
-			o->matrix = 1;
-			o->matrix_cpus = optarg;
-			break;
-		case O_LABEL:
-			o->label = optarg;
-			break;
-		case O_RUN_DIR_FILE:
-			run_dir_file_option(o, optarg);
-			break;
-		}
-	}
-	if (optind < argc)
-		usage_error("argument", argv[optind], "unexpected (see --help)");
+	first = opt_parse(&measure_help, argc, argv, o);
+	if (first < argc)
+		usage_error("argument", argv[first], "unexpected (see --help)");
 	if (o->label && (!o->label[0] || strlen(o->label) > 64 ||
 			 strspn(o->label, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					  "0123456789._-") != strlen(o->label) ||
@@ -559,7 +456,7 @@ void parse_options(int argc, char **argv, struct options *o)
 		usage_error("--label", o->label,
 			    "expected 1 to 64 of A-Z a-z 0-9 . _ - (not starting with .)");
 	if (o->recipe)
-		add_param(o, "recipe", o->recipe);
+		selection_add_param(&o->sel, xasprintf("recipe=%s", o->recipe));
 	if (o->check_host &&
 	    (!strcmp(o->sel.topology, "host") || !strncmp(o->sel.topology, "synthetic:", 10)))
 		usage_error("--check-host", o->sel.topology,

@@ -16,38 +16,100 @@
 #include "opt.h"
 #include "outfile.h"
 #include "outpath.h"
-/* Long-only options. */
-enum { O_BY = OPT_LONG, O_ALPHA, O_MIN_CHANGE, O_CI, O_CORRECTION };
+/* The rows' calls (compare's options). */
+static double parse_double(const char *opt, const char *s, double lo, double hi, int open_lo)
+{
+	double v;
 
+	if (num_double(s, lo, hi, &v) || (open_lo && v == lo) || v == hi)
+		usage_error(opt, s, "expected a number in %s%g, %g)", open_lo ? "(" : "[", lo, hi);
+	return v;
+}
+
+static void alpha_opt(void *at, const char *v, const struct opt *row)
+{
+	(void)row;
+	*(double *)at = parse_double("--alpha", v, 0, 1, 1);
+}
+
+static void min_change_opt(void *at, const char *v, const struct opt *row)
+{
+	(void)row;
+	*(double *)at = parse_double("--min-change", v, 0, 1e9, 0);
+}
+
+static void by_opt(void *at, const char *v, const struct opt *row)
+{
+	struct cmp_options *o = at;
+
+	(void)row;
+	if (strcmp(v, "host") && strcmp(v, "kernel"))
+		usage_error("--by", v, "expected host or kernel");
+	o->by_host = 1;
+	o->by_kernel = !strcmp(v, "kernel");
+}
+
+static void format_opt(void *at, const char *v, const struct opt *row)
+{
+	const struct report_format **fmt = at;
+
+	(void)row;
+	*fmt = compare_format_find(v);
+	if (!*fmt) {
+		struct sb names = {0};
+
+		for (const struct report_format *f = compare_formats; f->name; f++)
+			sb_printf(&names, "%s%s", f == compare_formats ? "" : ", ", f->name);
+		usage_error("--format", v, "expected one of %s", sb_str(&names));
+	}
+}
+
+static void correction_opt(void *at, const char *v, const struct opt *row)
+{
+	int k = 0;
+
+	(void)row;
+	while (cmp_correction_names[k] && strcmp(cmp_correction_names[k], v))
+		k++;
+	if (!cmp_correction_names[k])
+		usage_error("--correction", v, "expected holm, bh or none");
+	*(enum correction *)at = (enum correction)k;
+}
+
+#define CO struct cmp_options
 static const struct opt compare_opts[] = {
-    {"base", 'b', "PRESET",
-     "one RUN: the base preset (default: each scenario's first\n"
-     "preset); with --by host: the base host; with --by kernel:\n"
-     "the base kernel (RELEASE or RELEASE#FP)"},
-    {"by", O_BY, "host|kernel",
-     "put hosts (and topology_fp), or kernels (kernel_release and\n"
-     "kernel_layout_fp of -s kernel runs), side by side, from one or\n"
-     "several RUNs"},
-    {"format", 'f', "FMT", "the report format on stdout (below; default: the first)"},
-    {"metric", 'm', "LIST",
-     "compare only these metric columns (default: ops_per_s,\n"
-     "ns_per_op and every *_per_op column measured on both sides)"},
-    {"alpha", O_ALPHA, "A", "significance level of the Mann-Whitney U test (default 0.05)"},
-    {"min-change", O_MIN_CHANGE, "PCT", "smallest |%change| called significant (default 1)"},
-    {"ci", O_CI, NULL,
-     "bootstrap confidence interval of the ratio of medians for\n"
-     "every metric (ops_per_s always has one)"},
-    {"correction", O_CORRECTION, "NAME",
-     "multiple-testing correction per family (one metric's\n"
-     "comparisons in one table): holm (default), bh\n"
-     "(Benjamini-Hochberg) or none"},
-    {"out", 'o', "DIR",
-     "also write the full report into DIR (created if missing):\n"
-     "the formats below that name a file, every metric;\n"
-     "without -o, compare writes no file"},
-    {"help", 'h', NULL, "this text"},
-    {NULL, 0, NULL, NULL},
+    OPT_STR("base", 'b', "PRESET", CO, base,
+	    "one RUN: the base preset (default: each scenario's first\n"
+	    "preset); with --by host: the base host; with --by kernel:\n"
+	    "the base kernel (RELEASE or RELEASE#FP)"),
+    OPT_CALL_AT("by", 0, "host|kernel", by_opt, 0,
+		"put hosts (and topology_fp), or kernels (kernel_release and\n"
+		"kernel_layout_fp of -s kernel runs), side by side, from one or\n"
+		"several RUNs"),
+    OPT_CALL("format", 'f', "FMT", CO, fmt, format_opt, 0,
+	     "the report format on stdout (below; default: the first)"),
+    OPT_STR("metric", 'm', "LIST", CO, metrics,
+	    "compare only these metric columns (default: ops_per_s,\n"
+	    "ns_per_op and every *_per_op column measured on both sides)"),
+    OPT_CALL("alpha", 0, "A", CO, alpha, alpha_opt, 0,
+	     "significance level of the Mann-Whitney U test (default 0.05)"),
+    OPT_CALL("min-change", 0, "PCT", CO, min_change, min_change_opt, 0,
+	     "smallest |%change| called significant (default 1)"),
+    OPT_FLAG("ci", 0, CO, ci,
+	     "bootstrap confidence interval of the ratio of medians for\n"
+	     "every metric (ops_per_s always has one)"),
+    OPT_CALL("correction", 0, "NAME", CO, correction, correction_opt, 0,
+	     "multiple-testing correction per family (one metric's\n"
+	     "comparisons in one table): holm (default), bh\n"
+	     "(Benjamini-Hochberg) or none"),
+    OPT_STR("out", 'o', "DIR", CO, out_dir,
+	    "also write the full report into DIR (created if missing):\n"
+	    "the formats below that name a file, every metric;\n"
+	    "without -o, compare writes no file"),
+    OPT_HELP,
+    OPT_END,
 };
+#undef CO
 
 /* The report formats, from their table (formats.c). */
 static void print_formats(FILE *out)
@@ -84,15 +146,6 @@ const struct cmd_help compare_help = {
 	     "  pcbench compare kernelA/ kernelB/ --by kernel\n",
 };
 
-static double parse_double(const char *opt, const char *s, double lo, double hi, int open_lo)
-{
-	double v;
-
-	if (num_double(s, lo, hi, &v) || (open_lo && v == lo) || v == hi)
-		usage_error(opt, s, "expected a number in %s%g, %g)", open_lo ? "(" : "[", lo, hi);
-	return v;
-}
-
 const char *compare_report_file(int i)
 {
 	for (const struct report_format *f = compare_formats; f->name; f++)
@@ -103,65 +156,14 @@ const char *compare_report_file(int i)
 
 static void parse_args(int argc, char **argv, struct cmp_options *o, const char ***args, int *nargs)
 {
-	struct opt_parser op;
-	int ch;
+	int first;
 
 	o->alpha = 0.05;
 	o->min_change = 1;
 	o->fmt = &compare_formats[0];
-	opt_init(&op, &compare_help);
-	while ((ch = opt_next(&op, argc, argv)) != -1) {
-		switch (ch) {
-		case 'b':
-			o->base = optarg;
-			break;
-		case O_BY:
-			if (strcmp(optarg, "host") && strcmp(optarg, "kernel"))
-				usage_error("--by", optarg, "expected host or kernel");
-			o->by_host = 1;
-			o->by_kernel = !strcmp(optarg, "kernel");
-			break;
-		case 'f':
-			o->fmt = compare_format_find(optarg);
-			if (!o->fmt) {
-				struct sb names = {0};
-
-				for (const struct report_format *f = compare_formats; f->name; f++)
-					sb_printf(&names, "%s%s", f == compare_formats ? "" : ", ",
-						  f->name);
-				usage_error("--format", optarg, "expected one of %s",
-					    sb_str(&names));
-			}
-			break;
-		case 'm':
-			o->metrics = optarg;
-			break;
-		case 'o':
-			o->out_dir = optarg;
-			break;
-		case O_ALPHA:
-			o->alpha = parse_double("--alpha", optarg, 0, 1, 1);
-			break;
-		case O_MIN_CHANGE:
-			o->min_change = parse_double("--min-change", optarg, 0, 1e9, 0);
-			break;
-		case O_CI:
-			o->ci = 1;
-			break;
-		case O_CORRECTION: {
-			int k = 0;
-
-			while (cmp_correction_names[k] && strcmp(cmp_correction_names[k], optarg))
-				k++;
-			if (!cmp_correction_names[k])
-				usage_error("--correction", optarg, "expected holm, bh or none");
-			o->correction = (enum correction)k;
-			break;
-		}
-		}
-	}
-	*args = (const char **)argv + optind;
-	*nargs = argc - optind;
+	first = opt_parse(&compare_help, argc, argv, o);
+	*args = (const char **)argv + first;
+	*nargs = argc - first;
 	if (o->out_dir) { /* checked before anything is read or made (outpath.h) */
 		const char *names[16];
 		char err[PATH_MAX + 256];
