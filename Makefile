@@ -76,14 +76,14 @@ test-asan: deps
 	@cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure \
-		--timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow|soak"; rc=$$?; sh $(CURDIR)/tests/skips.sh; \
+		--timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow|soak|vm"; rc=$$?; sh $(CURDIR)/tests/skips.sh; \
 		exit $$rc
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
-		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow|soak"
+		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow|soak|vm"
 
 # Every libFuzzer target for 20 s (FUZZ_SECONDS) under ASan+UBSan, built with clang.
 FUZZ_SECONDS ?= 20
