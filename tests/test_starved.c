@@ -9,6 +9,12 @@
  * the probe (meas_xfer_hook), then its first operation sleeps 0.1 s, past warm-up + window
  * (off its CPU, as a descheduled thread); thread 1 waits for it, spinning on its CPU. The
  * durations only make the stand-ins long enough; no duration is asserted.
+ *
+ * Under a hypervisor that accounts no steal (QEMU TCG, issue 38), a vCPU the host took away
+ * looks on its CPU to the guest: a window with no operation whose threads had their CPUs is
+ * starved when a hypervisor is present and steal stayed 0 on every planned CPU, and an
+ * error (no operation, not disturbed) otherwise. Stand-ins: the "idle" scenario's threads
+ * spin on their CPUs and complete nothing; noise_hypervisor and noise_steal_reader answer.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -94,6 +100,90 @@ static const struct scenario stall_scenario = {
     .run = stall_run,
 };
 
+/* The idle scenario: every call spins 20 us on the CPU and completes no operation. */
+static uint64_t idle_run(void *shared, void *tstate, uint64_t n)
+{
+	double t0 = noise_thread_cpu_s();
+
+	(void)shared, (void)tstate, (void)n;
+	while (noise_thread_cpu_s() - t0 < 20e-6)
+		;
+	return 0;
+}
+
+static const struct scenario idle_scenario = {
+    .name = "idle",
+    .desc = "threads on their CPUs, no operation completes",
+    .params = (const struct bench_param[]){{0}},
+    .presets = (const struct bench_preset[]){{"idle", "nothing done", ""}, {0}},
+    .workloads = (const struct bench_workload[]){{"spin", "spin", "", 0}, {0}},
+    .setup = stall_setup,
+    .thread_setup = test_thread_setup,
+    .run = idle_run,
+};
+
+static int hv_yes(void)
+{
+	return 1;
+}
+static int hv_no(void)
+{
+	return 0;
+}
+static unsigned long long fake_steal;
+static int steal_fixed(int cpu, unsigned long long *ticks)
+{
+	(void)cpu;
+	*ticks = fake_steal;
+	return 0;
+}
+static int steal_growing(int cpu, unsigned long long *ticks)
+{
+	(void)cpu;
+	*ticks = ++fake_steal;
+	return 0;
+}
+
+/*
+ * idle_window - one idle window with these answers: 2 when it was starved for the
+ * hypervisor's sake, 1 starved for a thread off its CPU (this machine's load), 0 not
+ * disturbed.
+ */
+static int idle_window(struct topo *t, const int *pus, int (*hv)(void),
+		       int (*steal)(int, unsigned long long *), const char *what)
+{
+	struct bench_cfg *cfg;
+	struct measurement m;
+	struct meas_result r;
+	struct topo_home home;
+	char err[256];
+	int starved;
+
+	noise_hypervisor = hv;
+	noise_steal_reader = steal;
+	cfg = cfg_new(&idle_scenario, &idle_scenario.presets[0], &idle_scenario.workloads[0], 2,
+		      NULL, 0, err, sizeof(err));
+	CHECK(cfg != NULL, "cfg: %s", err);
+	if (!cfg)
+		return -1;
+	topo_home_parse(t, "first", pus[0], &home, err, sizeof(err));
+	meas_init(&m, &idle_scenario, cfg, t, 2, pus, WINDOW_S, WINDOW_S / 10, &home);
+	meas_set_noise(&m, INFINITY, 0);
+	meas_run(&m);
+	meas_result(&m, &r);
+	printf("idle, %s: %llu ops, %s\n", what, (unsigned long long)r.ops,
+	       r.failed	     ? r.reason
+	       : r.disturbed ? r.noise_reason
+			     : "clean (no operation completed: an error)");
+	CHECK(!r.failed && r.ops == 0, "%s: want no operation and no failure", what);
+	starved = !r.disturbed ? 0 : strstr(r.noise_reason, "hypervisor") ? 2 : 1;
+	CHECK(!r.disturbed || !strcmp(r.disturbed_by, "starved"), "%s: disturbed by %s", what,
+	      r.disturbed_by);
+	meas_destroy(&m);
+	cfg_free(cfg);
+	return starved;
+}
+
 int main(void)
 {
 	struct bench_cfg *cfg;
@@ -121,6 +211,7 @@ int main(void)
 		return 1;
 	topo_home_parse(t, "first", pus[0], &home, err, sizeof(err));
 	meas_xfer_hook = burn_hook;
+	noise_hypervisor = hv_no; /* the CPU times decide (this machine may be a VM) */
 	meas_init(&m, &stall_scenario, cfg, t, 2, pus, WINDOW_S, WINDOW_S / 10, &home);
 	meas_set_noise(&m, INFINITY, 0); /* --noise-max off (make test): one window */
 	meas_run(&m);
@@ -137,8 +228,19 @@ int main(void)
 	      r.disturbed ? r.noise_reason : "a clean one (no operation completed: an error)");
 	meas_destroy(&m);
 	cfg_free(cfg);
+
+	meas_xfer_hook = NULL;
+	CHECK(idle_window(t, pus, hv_yes, steal_fixed, "hypervisor, steal 0") == 2,
+	      "a hypervisor with steal 0: want starved (the host may have taken the vCPUs)");
+	/* Without that reason, the window is an error, or starved by this machine's load. */
+	CHECK(idle_window(t, pus, hv_no, steal_fixed, "no hypervisor") < 2,
+	      "no hypervisor: starved for a hypervisor's sake");
+	CHECK(idle_window(t, pus, hv_yes, steal_growing, "hypervisor, steal counted") < 2,
+	      "a hypervisor that accounts steal: starved for its sake");
 	topo_free(t);
 	if (!failures)
-		printf("ok: a starved window is disturbed, whatever CPU time came before it\n");
+		printf(
+		    "ok: a starved window is disturbed, whatever CPU time came before it; under a "
+		    "hypervisor without steal too\n");
 	return failures != 0;
 }

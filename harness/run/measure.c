@@ -249,7 +249,7 @@ static void objects_capture(struct measurement *m)
 /* home_setup - thread 0 builds the shared state under the memory home, then checks it. */
 static void home_setup(struct measurement *m)
 {
-	char err[256] = "", want[32];
+	char err[256] = "";
 
 	alloc_set_home(m->topo, &m->home);
 	m->shared = m->sc->setup(m->cfg, err, sizeof(err));
@@ -262,9 +262,8 @@ static void home_setup(struct measurement *m)
 	objects_capture(m);
 	if (m->home_known && m->home_nodes && !m->home.interleave &&
 	    m->home_nodes != 1ULL << m->home.node) {
-		topo_home_name(&m->home, want, sizeof(want));
-		fail(m, "home: planned on NUMA node %s, the pages are on nodes 0x%llx", want,
-		     (unsigned long long)m->home_nodes);
+		fail(m, "home: planned on NUMA node %d, the pages are on nodes 0x%llx",
+		     m->home.node, (unsigned long long)m->home_nodes);
 	}
 }
 
@@ -285,16 +284,18 @@ static void steal_end(struct measurement *m)
 {
 	unsigned long long *now;
 	double span = m->warmup_s + m->window_s;
+	int resolved = span / NOISE_TICK_S >= NOISE_STEAL_MIN_TICKS;
 
 	m->steal_frac = NAN;
-	if (span / NOISE_TICK_S < NOISE_STEAL_MIN_TICKS)
-		return;
 	now = xcalloc((size_t)m->threads, sizeof(*now));
 	steal_read(m, now);
 	for (int i = 0; i < m->threads; i++) {
 		double f;
 
 		if (now[i] == ~0ULL || m->steal0[i] == ~0ULL || now[i] < m->steal0[i])
+			continue;
+		m->steal_seen |= now[i] > m->steal0[i];
+		if (!resolved)
 			continue;
 		f = (double)(now[i] - m->steal0[i]) * NOISE_TICK_S / span;
 		if (isnan(m->steal_frac) || f > m->steal_frac)
@@ -406,6 +407,10 @@ static void noise_check(struct measurement *m)
  * error. A window with no operation whose threads had their CPUs stays an error. The CPU
  * time counts from the release into the warm-up, as the wall time does: what a thread spent
  * before (spinning in the transfer probe for a partner off its CPU) must not hide it.
+ * First: under a hypervisor whose steal stayed 0 on every planned CPU in every window of
+ * this measurement (none accounted, as under QEMU TCG), the guest cannot see the host take
+ * a vCPU away, and CPU time counts the stolen time as the thread's: starved, whatever the
+ * CPU times say.
  */
 static void starved_check(struct measurement *m)
 {
@@ -425,12 +430,15 @@ static void starved_check(struct measurement *m)
 		if (off > worst)
 			worst = off, who = i;
 	}
-	if (who < 0 || worst <= NOISE_STARVED_OFF_CPU)
-		return;
-	disturb(m, NOISE_STARVED,
-		"disturbed: no operation completed: thread %d was off its CPU %.0f%% of warm-up "
-		"and window (starved)",
-		who, worst * 100);
+	if (!m->steal_seen && noise_hypervisor())
+		disturb(m, NOISE_STARVED,
+			"disturbed: no operation completed under a hypervisor whose steal stayed 0 "
+			"on every planned CPU: the host may have taken the vCPUs (starved)");
+	else if (who >= 0 && worst > NOISE_STARVED_OFF_CPU)
+		disturb(m, NOISE_STARVED,
+			"disturbed: no operation completed: thread %d was off its CPU %.0f%% of "
+			"warm-up and window (starved)",
+			who, worst * 100);
 }
 
 /*

@@ -90,6 +90,7 @@ struct measurement {
 	int noise_retries;
 	unsigned long long *steal0; /* each planned PU's steal ticks before the warm-up */
 	double steal_frac;	    /* the largest PU's steal over warm-up + window, or NaN */
+	int steal_seen;		    /* a planned PU's steal grew in a window of this measurement */
 	/* ops_min_thread / ops_max_thread under this disturbs a window of a workload whose
 	 * threads are symmetric by design (BENCH_SYMMETRIC), 0: never. */
 	double imbalance_min;

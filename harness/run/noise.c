@@ -3,6 +3,9 @@
 #include "noise.h"
 
 #include <stdio.h>
+#ifdef __x86_64__
+#include <cpuid.h>
+#endif
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -56,6 +59,27 @@ static int proc_stat_steal(int cpu, unsigned long long *ticks)
 }
 
 int (*noise_steal_reader)(int cpu, unsigned long long *ticks) = proc_stat_steal;
+
+static int hypervisor_present(void)
+{
+	static int known = -1;
+	char v[64];
+
+	if (known < 0) {
+		known = 0;
+#ifdef __x86_64__
+		unsigned a, b, c, d;
+
+		if (__get_cpuid(1, &a, &b, &c, &d))
+			known = (c >> 31) & 1;
+#endif
+		if (!known && !sysfs_read("hypervisor/type", v, sizeof(v)))
+			known = v[0] != '\0';
+	}
+	return known;
+}
+
+int (*noise_hypervisor)(void) = hypervisor_present;
 
 const char *const noise_kind_names[NOISE_NKINDS] = {
     [NOISE_NONE] = "",

@@ -97,4 +97,10 @@ double noise_thread_cpu_s(void);
  */
 extern int (*noise_steal_reader)(int cpu, unsigned long long *ticks);
 
+/*
+ * noise_hypervisor - 1 when this machine runs under a hypervisor (CPUID's hypervisor bit,
+ * else a non-empty <sysfs>/hypervisor/type), else 0. Tests inject a fake answer here.
+ */
+extern int (*noise_hypervisor)(void);
+
 #endif
