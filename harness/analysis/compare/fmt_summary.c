@@ -197,8 +197,10 @@ static void print_significant(const struct compare *c, FILE *out)
 	struct table *t = table_new(G_N, cols);
 	int nshown = 0, total = cmp_count_comparisons(c, tested),
 	    nsig = cmp_count_comparisons(c, significant),
-	    nnv = cmp_count_comparisons(c, no_verdict);
+	    nnv = cmp_count_comparisons(c, no_verdict), pairs = 0;
 
+	for (int bi = 0; bi < c->nblocks; bi++)
+		pairs += c->blocks[bi].ncols > 1;
 	for (int m = 0; m < c->nmetrics; m++)
 		nshown += shown(c, m);
 	if (nshown < 2)
@@ -236,6 +238,8 @@ static void print_significant(const struct compare *c, FILE *out)
 		table_print(t, out, TABLE_TEXT);
 	} else if (total) {
 		fprintf(out, " (none: see the p and verdict columns)\n");
+	} else if (!pairs) {
+		fprintf(out, " (nothing to compare: one preset or side per table)\n");
 	} else {
 		fprintf(out, " (no comparison has ok repetitions on both sides: see the flags)\n");
 	}
