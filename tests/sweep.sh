@@ -19,7 +19,7 @@ if got != want:
 PY
 for pl in scatter compact; do
 	for b in 32 64; do
-		grep -q "^page_counter  workload=direct  placement=$pl  threads=1  home=0  batch=$b\$" "$tmp/out" ||
+		grep -q "^page_counter  workload=direct  placement=$pl  threads=1  home=node:0  batch=$b\$" "$tmp/out" ||
 			no "compare: no table of placement=$pl batch=$b"
 	done
 done

@@ -39,9 +39,14 @@ rc=$?
 if [ $rc -ne 2 ] || ! grep -q -- "--home: node:4096" "$tmp/err"; then
 	echo "FAIL: --home node:4096: exit $rc"; cat "$tmp/err"; fail=1
 fi
-"$pcbench" --home node:0 -p +ABC -w direct -t 1 -r 1 --time 0.01 -o "$tmp/home0" >/dev/null 2>&1 &&
-	grep -q ',0,[0-9a-f]\{16\},' "$tmp/home0/results.csv" ||
-	{ echo "FAIL: --home node:0 row without home 0 and a topology_fp"; fail=1; }
+# One spelling of a home (issue 38): node:0 in the CSV, the end-of-run tables and the dry run.
+"$pcbench" --home node:0 -p +ABC -w direct -t 1 -r 1 --time 0.01 -o "$tmp/home0" >"$tmp/home0.out" 2>&1 &&
+	grep -q ',node:0,[0-9a-f]\{16\},' "$tmp/home0/results.csv" ||
+	{ echo "FAIL: --home node:0 row without home node:0 and a topology_fp"; fail=1; }
+grep -q ' home=node:0\( \|$\)' "$tmp/home0.out" ||
+	{ echo "FAIL: --home node:0: the tables do not say home=node:0"; cat "$tmp/home0.out"; fail=1; }
+"$pcbench" --dry-run --home node:0 -p +ABC -w direct -t 1 2>&1 | grep -q 'memory home node:0' ||
+	{ echo "FAIL: --home node:0: the dry run does not say node:0"; fail=1; }
 [ -s "$tmp/home0/topology.xml" ] && [ -s "$tmp/home0/topology_fp" ] ||
 	{ echo "FAIL: run directory without topology.xml or topology_fp"; fail=1; }
 

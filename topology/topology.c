@@ -590,7 +590,7 @@ void topo_home_name(const struct topo_home *h, char *buf, size_t len)
 	if (h->interleave)
 		snprintf(buf, len, "interleave");
 	else
-		snprintf(buf, len, "%d", h->node);
+		snprintf(buf, len, "node:%d", h->node);
 }
 
 void *topo_alloc_home(const struct topo *t, size_t len, const struct topo_home *h)

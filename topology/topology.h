@@ -136,7 +136,7 @@ int topo_home_parse(const struct topo *t, const char *spec, int pu0, struct topo
 		    char *err, size_t errlen);
 /* topo_nodes - OS indexes of the NUMA nodes, into @out (at most @max); returns how many. */
 int topo_nodes(const struct topo *t, int *out, int max);
-/* topo_home_name - "0", "interleave" ... as planned, into @buf. */
+/* topo_home_name - "node:0", "interleave" ... as planned (--home's spelling), into @buf. */
 void topo_home_name(const struct topo_home *h, char *buf, size_t len);
 
 /*

@@ -217,6 +217,33 @@ void run_file_note(const struct run_file *r, const char *cmd)
 			cmd, r->arg, r->incomplete, r->t ? r->t->nrows : 0);
 }
 
+/*
+ * home_spelling - runs before issue 38 wrote a bound home as "1" (and a verified one as
+ * "0;1"); the home is now spelt as --home spells it, "node:1" ("node:0;node:1"), in the
+ * CSV, the tables and the dry run: an older run's home column is read in that spelling.
+ */
+static void home_spelling(struct run_file *r)
+{
+	int c = csv_col(r->t, "home");
+
+	for (int i = 0; c >= 0 && i < r->t->nrows; i++) {
+		char **cell = &r->t->rows[i][c];
+		const char *p = *cell;
+		struct sb b = {0};
+
+		if (!*p || strspn(p, "0123456789;") != strlen(p))
+			continue;
+		while (*p) {
+			size_t n = strcspn(p, ";");
+
+			sb_printf(&b, "%snode:%.*s", b.n ? ";" : "", (int)n, p);
+			p += n + (p[n] == ';');
+		}
+		free(*cell);
+		*cell = b.p;
+	}
+}
+
 void run_file_load(struct run_file *r, const char *arg)
 {
 	char err[1024], *ctx;
@@ -254,6 +281,7 @@ void run_file_load(struct run_file *r, const char *arg)
 				    results_required[i]);
 	if (!r->t->nrows)
 		usage_error("RUN", r->csv_path, "no result rows");
+	home_spelling(r);
 	refuse_duplicates(r);
 	if (!r->dir)
 		return;

@@ -655,8 +655,8 @@ void home_cell(const struct family *f, char *buf, size_t len)
 		topo_home_name(&f->home, buf, len); /* the OS could not tell: as planned */
 		return;
 	}
-	for (int i = 0; i < 64 && used + 4 < len; i++)
+	for (int i = 0; i < 64 && used + 9 < len; i++)
 		if (f->m->home_nodes & (1ULL << i))
-			used +=
-			    (size_t)snprintf(buf + used, len - used, "%s%d", used ? ";" : "", i);
+			used += (size_t)snprintf(buf + used, len - used, "%snode:%d",
+						 used ? ";" : "", i);
 }

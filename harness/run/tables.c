@@ -106,10 +106,9 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 		for (int c = PAIR_SMT; c < PAIR_COUNT; c++)
 			if (pairs[c])
 				printf(" %s", topo_pair_names[c]);
-		topo_home_name(&f->home, home, sizeof(home));
-		printf("%s\nmemory home: %s%s\n", f->threads < 2 ? " none (one thread)" : "",
-		       f->home.interleave ? "interleaved over every NUMA node" : "NUMA node ",
-		       f->home.interleave ? "" : home);
+		snprintf(home, sizeof(home), "NUMA node %d", f->home.node);
+		printf("%s\nmemory home: %s\n", f->threads < 2 ? " none (one thread)" : "",
+		       f->home.interleave ? "interleaved over every NUMA node" : home);
 	}
 	if (csv && csv_close(csv))
 		usage_error("--csv", o->csv, "%s", strerror(errno));
