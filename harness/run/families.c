@@ -149,7 +149,7 @@ static int sweep_values(const struct scenario *sc, const char *nv, char ***out)
 
 /*
  * placements - the -P values: a comma-separated list when every element is a policy name
- * (hwloc locations such as core:0-7,pu:even hold commas), else the one value.
+ * (an hwloc location is taken whole: hwloc-calc says whether it is one), else the one value.
  */
 static char **placements(const char *spec)
 {

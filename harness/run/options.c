@@ -141,7 +141,7 @@ static const struct opt measure_opts[] = {
 	    "e.g. 1,2 | 1-8 | max (default: 1,max)"),
     OPT_STR("placement", 'P', "NAME", struct options, sel.placement,
 	    "a policy (a list of policies: one family each), or an\n"
-	    "hwloc location such as core:0-7,pu:even,\n"
+	    "hwloc location such as core:0-3.pu:even or\n"
 	    "package:0.core:0-3.pu:0 (default: scatter):"),
     OPT_STR("topology", 0, "SPEC", struct options, sel.topology,
 	    "host (default) | FILE.xml (lstopo --of xml) |\n"
