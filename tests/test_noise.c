@@ -7,10 +7,25 @@
  * judged by steal. The limit is above 100% of the window (far above, for the 10 ms window) so
  * that the run delay of a busy test machine cannot trigger a retry: only the fake steal does. No
  * timing is asserted.
+ *
+ * Run delay over the span it is divided by (issue 38: "waited 1785.3% of the window"): a
+ * fake /proc/thread-self/schedstat (a FIFO under PCBENCH_PROCFS_ROOT, served by a thread
+ * of this test) answers each reading 50 ms late with a run delay of all the time since its
+ * first answer, as for a thread that waited for its CPU throughout, readings included.
+ * Divided by the span of the readings, that is at most 100%, however the readings are
+ * scheduled; divided by the 0.2 s window between them (50 ms of it spent reading), it was
+ * about 130%.
  */
+#include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "harness.h"
@@ -30,6 +45,40 @@ static int fake_steal(int cpu, unsigned long long *ticks)
 	(void)cpu;
 	*ticks = done ? 1000 + (unsigned long long)(done - 1) * per_window : 0;
 	return 0;
+}
+
+static char fifo[320];
+static volatile int serving = 1;
+
+/* The fake schedstat: each reading answered 50 ms late, run delay = time since the first. */
+static void *schedstat_server(void *arg)
+{
+	double first = -1;
+
+	(void)arg;
+	while (serving) {
+		struct timespec d = {0, 50 * 1000 * 1000};
+		char line[64];
+		int fd = open(fifo, O_WRONLY);
+		double now;
+
+		if (fd < 0)
+			break;
+		if (!serving) { /* woken by the test's own open: done */
+			close(fd);
+			break;
+		}
+		nanosleep(&d, NULL);
+		now = now_s();
+		if (first < 0)
+			first = now;
+		snprintf(line, sizeof(line), "1000 %llu 1\n",
+			 (unsigned long long)((now - first) * 1e9));
+		if (write(fd, line, strlen(line)) < 0)
+			perror("test_noise: fifo");
+		close(fd);
+	}
+	return NULL;
 }
 
 static void measure(const char *what, double window_s, double limit, int retries,
@@ -108,6 +157,35 @@ int main(void)
 	CHECK(calls == 2 * r.windows,
 	      "short window: steal read %d times in %d windows, want two each", calls, r.windows);
 	meas_destroy(&m);
+
+	{
+		char dir[] = "/tmp/test_noise.XXXXXX", sub[300], *pct;
+		pthread_t server;
+		double waited;
+
+		CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+		snprintf(sub, sizeof(sub), "%s/thread-self", dir);
+		snprintf(fifo, sizeof(fifo), "%s/schedstat", sub);
+		CHECK(!mkdir(sub, 0700) && !mkfifo(fifo, 0600), "the fake schedstat");
+		signal(SIGPIPE, SIG_IGN); /* a reading may close the FIFO before the answer */
+		setenv("PCBENCH_PROCFS_ROOT", dir, 1);
+		pthread_create(&server, NULL, schedstat_server, NULL);
+		measure("run delay", 0.2, 0.05, 0, 0, &r, &m, sc, cfg, t, pu);
+		serving = 0;
+		unsetenv("PCBENCH_PROCFS_ROOT");
+		close(open(fifo, O_RDONLY | O_NONBLOCK)); /* wake a server waiting in open */
+		pthread_join(server, NULL);
+		pct = strstr(r.noise_reason, "waited ");
+		waited = pct ? atof(pct + 7) : -1;
+		CHECK(r.disturbed && !strcmp(r.disturbed_by, "run_delay") && waited > 5 &&
+			  waited <= 100,
+		      "run delay: want disturbed by run delay of at most 100%%, got '%s'",
+		      r.noise_reason);
+		meas_destroy(&m);
+		unlink(fifo);
+		rmdir(sub);
+		rmdir(dir);
+	}
 
 	cfg_free(cfg);
 	topo_free(t);

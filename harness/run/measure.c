@@ -353,15 +353,12 @@ static void noise_check(struct measurement *m)
 
 	for (int i = 0; i < m->threads; i++) {
 		const struct thread_slot *s = &m->slots[i];
-		double span = s->t1 - s->t0, f;
+		double f = noise_delay_frac(&s->n0, &s->n1);
 
 		if (i == 0 || s->ops < omin)
 			omin = s->ops;
 		if (s->ops > omax)
 			omax = s->ops;
-		if (!s->n0.have_delay || !s->n1.have_delay || span <= 0)
-			continue;
-		f = (double)(s->n1.delay_ns - s->n0.delay_ns) * 1e-9 / span;
 		if (f > worst)
 			worst = f, who = i;
 	}

@@ -12,6 +12,7 @@
 
 #include "machine.h"
 #include "sysfs.h"
+#include "util.h"
 
 double noise_thread_cpu_s(void)
 {
@@ -33,8 +34,10 @@ void noise_thread_read(struct noise_thread *s)
 	if (!getrusage(RUSAGE_THREAD, &ru))
 		s->nivcsw = ru.ru_nivcsw;
 	/* schedstat: time on the CPU, time waiting on a run queue, timeslices (ns) */
+	s->delay_before = now_s();
 	if (!procfs_read("thread-self/schedstat", line, sizeof(line)))
 		s->have_delay = sscanf(line, "%*u %llu", &s->delay_ns) == 1;
+	s->delay_after = now_s();
 	f = procfs_open("thread-self/sched");
 	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "se.nr_migrations", 16)) {
@@ -46,6 +49,15 @@ void noise_thread_read(struct noise_thread *s)
 		}
 	if (f)
 		fclose(f);
+}
+
+double noise_delay_frac(const struct noise_thread *a, const struct noise_thread *b)
+{
+	double span = b->delay_after - a->delay_before;
+
+	if (!a->have_delay || !b->have_delay || span <= 0 || b->delay_ns < a->delay_ns)
+		return -1;
+	return (double)(b->delay_ns - a->delay_ns) * 1e-9 / span;
 }
 
 static int proc_stat_steal(int cpu, unsigned long long *ticks)

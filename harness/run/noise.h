@@ -84,7 +84,18 @@ struct noise_thread {
 	double cpu_s; /* the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), s */
 	unsigned long long delay_ns, migrations;
 	int have_delay, have_migrations;
+	/* CLOCK_MONOTONIC just before and just after delay_ns was read, s: the run delay
+	 * between two readings a, b accrued within b.delay_after - a.delay_before. */
+	double delay_before, delay_after;
 };
+
+/*
+ * noise_delay_frac - the run delay between readings @a and @b as a fraction of the span
+ * over which it was read (never of a shorter one: a reading that took long, or a thread
+ * preempted between it and the window's clock, made "1785% of the window"); -1 when the
+ * kernel does not say.
+ */
+double noise_delay_frac(const struct noise_thread *a, const struct noise_thread *b);
 
 /* noise_thread_read - the calling thread's counters now. */
 void noise_thread_read(struct noise_thread *s);
