@@ -47,7 +47,7 @@ run: deps-run configure
 	if { [ $$status -le 1 ] || [ $$status -eq 5 ]; } && [ -n "$$dir" ]; then \
 		if ! command -v gnuplot >/dev/null 2>&1; then \
 			echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; \
-		else out=$$(./$(BUILD)/pcbench plot "$$dir"); ps=$$?; \
+		else out=$$(./$(BUILD)/pcbench plot -- "$$dir"); ps=$$?; \
 			if [ $$ps -eq 0 ] || [ $$ps -eq 4 ]; then \
 				echo "plots: $$(printf '%s\n' "$$out" | grep -c '^wrote ') PNGs in $$dir"; \
 			else printf '%s\n' "$$out"; fi; \

@@ -7,6 +7,12 @@
  * hierarchical page_counter_charge of memcg->kmem (uncharged again on the way back).
  * Small and frequent charges from every thread into one memcg, as hackbench's socket buffers.
  * Kernel facts: docs/kernel-facts.md sections 1, 3 and 8.
+ *
+ * Invariants, checked after every window once every thread's teardown has run (window_end;
+ * a violation makes the row an error naming the counter, the expected and the found value):
+ * every level's memory.usage is back at `preload`, and on v1 also memsw (swap.usage) and
+ * kmem.usage; every stock is drained in its thread's teardown, so a stocked page would show
+ * as usage.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -25,6 +31,8 @@ struct km_shared {
 	int kmem_stat;		    /* mod_memcg_state(MEMCG_KMEM) in memcg_account_kmem */
 	int kmem_counter;	    /* v1 only: page_counter_charge/uncharge of memcg->kmem */
 	int split;		    /* charge and uncharge through different stocks (CPUs) */
+	int v1;			    /* cgroup v1: memsw and kmem charged with the preload too */
+	long preload;		    /* pages charged to the leaf at setup */
 	int levels;		    /* hierarchy depth, root included (memcg.h) */
 	char *cg[MEMCG_MAX_LEVELS]; /* cg[0] the root, cg[levels - 1] the leaf */
 	const struct layout *layout;
@@ -138,6 +146,8 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	s->split = !strcmp(bench_workload_name(cfg), "split");
 	s->levels = (int)bench_long(cfg, "levels");
 	s->layout = l;
+	s->v1 = v1;
+	s->preload = preload;
 
 	ctr[0] = o->memory;
 	ctr[1] = o->swap; /* memsw on v1 */
@@ -338,6 +348,22 @@ static const struct bench_workload workloads[] = {
     {NULL},
 };
 
+/* window_end - the invariants of the header comment, after every thread's teardown. */
+static int window_end(void *shared, char *note, size_t len)
+{
+	struct km_shared *s = shared;
+	const struct memcg_offs *o = &s->o;
+
+	note[0] = '\0';
+	if (memcg_check_usage(o, s->cg, s->levels, o->memory, "memory", s->preload, note, len))
+		return -1;
+	if (s->v1 &&
+	    (memcg_check_usage(o, s->cg, s->levels, o->swap, "memsw", s->preload, note, len) ||
+	     memcg_check_usage(o, s->cg, s->levels, o->kmem, "kmem", s->preload, note, len)))
+		return -1;
+	return 0;
+}
+
 const struct scenario kmem_scenario = {
     .name = "kmem",
     .desc = "obj_cgroup_charge_pages with the cgroup v1 kmem page_counter (Apr 2022, a8c49af3be)",
@@ -352,4 +378,5 @@ const struct scenario kmem_scenario = {
     .run = run,
     .objects = objects,
     .describe = describe,
+    .window_end = window_end,
 };

@@ -380,6 +380,28 @@ static inline int memcg_level_objects(char *const *cg, int levels, const struct 
 }
 
 /*
+ * memcg_check_usage - a window_end invariant: the usage of the page_counter at offset
+ * @counter of every one of the @levels mem_cgroups is @want (after every thread's teardown:
+ * its stock drained, so a page still stocked would show as usage). Returns 0, or -1 with
+ * "LEVEL NAME.usage: expected W, found F" in @note.
+ */
+static inline int memcg_check_usage(const struct memcg_offs *o, char *const *cg, int levels,
+				    long counter, const char *name, long want, char *note,
+				    size_t len)
+{
+	for (int i = 0; i < levels; i++) {
+		long u = pc_load((pc_word *)(cg[i] + counter + o->usage));
+
+		if (u != want) {
+			snprintf(note, len, "%s %s.usage: expected %ld, found %ld",
+				 memcg_level_names[i], name, want, u);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * mem_cgroup_under_socket_pressure (include/linux/memcontrol.h, v6.0), cgroup v2: from
  * @memcg to the root, READ_ONCE(memcg->socket_pressure) against jiffies, then
  * parent_mem_cgroup() = css.parent. The v1 `tcpmem_pressure` check is not modelled, nor the

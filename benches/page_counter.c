@@ -7,6 +7,13 @@
  * instances in one cgroup do; `socket` (sock.h) is netperf TCP_SENDFILE over loopback as
  * v6.0 charges it, `stocked_xcpu` charges on one CPU and uncharges on another.
  * Kernel facts: docs/kernel-facts.md.
+ *
+ * Invariants, checked after every window once every thread's teardown has run (window_end;
+ * a violation makes the row an error naming the counter, the expected and the found value):
+ * every level's memory.usage is back at `preload` (each thread's stock is drained in its
+ * teardown, so a page left stocked or charged twice shows here), swap.usage at 0; with
+ * `socket`, every pair's forward allocations (tx_fwd, rx_fwd), bytes in flight and
+ * unprocessed ACKs are 0; with `stocked_xcpu`, no page is left in flight.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -36,6 +43,7 @@ struct pc_shared {
 	struct memcg_rstat rstat;
 	long nr, unr, burst; /* pages per charge, per uncharge, stocked burst */
 	int mode, levels, nthreads, npairs, uniform;
+	long preload;
 	unsigned long seed;
 	char *cg[MEMCG_MAX_LEVELS]; /* the modelled mem_cgroups; cg[0] is root, the last the leaf */
 	const struct layout *layout;
@@ -192,7 +200,8 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	memcg_alloc_levels(o, ls, s->levels, ctr, 2, s->cg);
 	if (s->levels > 1)
 		page_counter_set_prot(o, s->cg[1] + o->memory, MIN_PAGES, LOW_PAGES);
-	page_counter_charge(o, s->cg[s->levels - 1] + o->memory, bench_long(cfg, "preload"));
+	s->preload = bench_long(cfg, "preload");
+	page_counter_charge(o, s->cg[s->levels - 1] + o->memory, s->preload);
 	if ((s->mode == PC_SOCKET || s->mode == PC_XCPU) && pair_setup(s, cfg, err, errlen)) {
 		teardown(s);
 		return NULL;
@@ -354,6 +363,31 @@ static uint64_t run(void *shared, void *tstate, uint64_t n)
 	return n;
 }
 
+/* window_end - the invariants of the header comment, after every thread's teardown. */
+static int window_end(void *shared, char *note, size_t len)
+{
+	struct pc_shared *s = shared;
+	const struct memcg_offs *o = &s->o;
+
+	note[0] = '\0';
+	if (memcg_check_usage(o, s->cg, s->levels, o->memory, "memory", s->preload, note, len) ||
+	    memcg_check_usage(o, s->cg, s->levels, o->swap, "swap", 0, note, len))
+		return -1;
+	for (int p = 0; s->pair && p < s->npairs; p++) {
+		long inflight;
+
+		if (s->mode == PC_SOCKET) {
+			if (sock_check_closed(s->pair[p], s->pair_names[p], note, len))
+				return -1;
+		} else if ((inflight = pc_load((pc_word *)s->pair[p]))) {
+			snprintf(note, len, "%s.inflight after teardown: expected 0, found %ld",
+				 s->pair_names[p], inflight);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int objects(void *shared, struct bench_object *out, int max)
 {
 	struct pc_shared *s = shared;
@@ -457,4 +491,5 @@ const struct scenario page_counter_scenario = {
     .thread_teardown = thread_teardown,
     .run = run,
     .objects = objects,
+    .window_end = window_end,
 };

@@ -12,6 +12,13 @@
  * MAX_NR_ZONES and lru_gen = CONFIG_LRU_GEN), laid out by the C rules (each field at its
  * alignment, the struct rounded up to its largest alignment) into layout text that
  * layout_parse() reads, so layout_offset() works for the model and the tests.
+ *
+ * Invariants, checked after every window once every thread's teardown has run (window_end;
+ * a violation makes the row an error naming the counter, the expected and the found value):
+ * every thread unmaps and frees all it faulted, so on each per-node struct the LRU list is
+ * empty (its head points to itself), lru_zone_size[ZONE_NORMAL][lru] is 0, and the lruvec
+ * counters summed over the CPUs (the LRU's size, the mapped pages: added minus freed,
+ * tallied by each thread's teardown before its per-CPU block goes) are 0.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +70,7 @@ struct pn_shared {
 	char **stats;	      /* what pn->lruvec_stats points to (70a64b7919cb and later) */
 	char *pgdat;	      /* the node, lruvec.pgdat */
 	char (*names)[16];
+	long (*tally)[2]; /* per pn: the lruvec counters [lru, mapped] summed by teardowns */
 	struct layout *layout, *glayout, *qlayout;
 	long depth;
 };
@@ -333,7 +341,8 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	s->pcpu = calloc((size_t)npn, sizeof(char *));
 	s->stats = calloc((size_t)npn, sizeof(char *));
 	s->names = calloc((size_t)npn, sizeof(*s->names));
-	if (!s->pn || !s->memcg || !s->pcpu || !s->stats || !s->names) {
+	s->tally = calloc((size_t)npn, sizeof(*s->tally));
+	if (!s->pn || !s->memcg || !s->pcpu || !s->stats || !s->names || !s->tally) {
 		bench_error(err, errlen, "out of memory");
 		teardown(s);
 		return NULL;
@@ -382,6 +391,7 @@ static void teardown(void *shared)
 	free(s->pcpu);
 	free(s->stats);
 	free(s->names);
+	free(s->tally);
 	bench_free(s->pgdat);
 	bench_free(s->globals);
 	bench_free(s->q.nodes);
@@ -428,6 +438,13 @@ static void thread_teardown(void *shared, void *tstate)
 		unmap_oldest(&s->o, &s->rstat, &s->q, st);
 	free_batch(&s->o, &s->rstat, &s->q, st);
 	st->next = 0;
+	for (int i = 0; i < s->npn; i++) /* this CPU's lruvec counters, for window_end */
+		if (s->pn[i] == st->pn) {
+			__atomic_add_fetch(&s->tally[i][0], st->lruvec_stats[s->o.lru],
+					   __ATOMIC_RELAXED);
+			__atomic_add_fetch(&s->tally[i][1], st->lruvec_stats[s->o.mapped_idx],
+					   __ATOMIC_RELAXED);
+		}
 	bench_free(st->pages);
 	bench_free(st->blocks);
 	bench_free(st);
@@ -453,6 +470,42 @@ static uint64_t run(void *shared, void *tstate, uint64_t n)
 		fault(o, r, &s->q, st);
 	}
 	return n;
+}
+
+/* window_end - the invariants of the header comment, after every thread's teardown. */
+static int window_end(void *shared, char *note, size_t len)
+{
+	struct pn_shared *s = shared;
+	const struct pn_offs *o = &s->o;
+	const char *lru = lru_names[o->lru];
+
+	note[0] = '\0';
+	for (int i = 0; i < s->npn; i++) {
+		char *pn = s->pn[i], *head = pn + o->list;
+		long zs = pc_load(PN(pn, zone_size)),
+		     nl = __atomic_load_n(&s->tally[i][0], __ATOMIC_RELAXED),
+		     nm = __atomic_load_n(&s->tally[i][1], __ATOMIC_RELAXED);
+
+		if (o->use_list &&
+		    (pc_load_ptr(LNEXT(head)) != head || pc_load_ptr(LPREV(head)) != head)) {
+			snprintf(note, len,
+				 "%s lruvec.lists[%s] after teardown: expected empty, found folios",
+				 s->names[i], lru);
+			return -1;
+		}
+		if (zs || nl || nm) {
+			snprintf(note, len, "%s %s after teardown: expected 0, found %ld",
+				 s->names[i],
+				 zs   ? "lru_zone_size[ZONE_NORMAL]"
+				 : nl ? "lruvec counter of the LRU (summed over CPUs)"
+				      : "lruvec counter of mapped pages (summed over CPUs)",
+				 zs   ? zs
+				 : nl ? nl
+				      : nm);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int objects(void *shared, struct bench_object *out, int max)
@@ -550,4 +603,5 @@ const struct scenario per_node_scenario = {
     .describe = describe,
     .computed_layout = computed_layout,
     .layout_param = &params[0], /* "layout": names the computed layout */
+    .window_end = window_end,
 };

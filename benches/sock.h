@@ -126,7 +126,9 @@ static inline void sk_mem_charge(pc_word *fwd, long size)
  * sk_mem_uncharge - an skb of @size bytes freed (sk_mem_uncharge, then sk_mem_reclaim):
  * once the forward allocation holds a page, all its whole pages go back in one
  * __sk_mem_reduce_allocated: mem_cgroup_uncharge_skmem (MEMCG_SOCK -pages, refill_stock)
- * and, with reclaim_walk, sk_under_memory_pressure's walk to the root.
+ * and, with reclaim_walk, sk_under_memory_pressure's walk to the root. Read, then subtract:
+ * during the window only one thread gives back a word's pages (the kernel: the socket's
+ * lock), for tx_fwd the sender or, while it sleeps, the receiver (sock_ack).
  */
 static inline void sk_mem_uncharge(const struct sock_cpu *k, pc_word *fwd, long size)
 {
@@ -241,11 +243,34 @@ static inline int sock_op(const struct sock_cpu *k, struct sock_thread *t)
 	return recv ? sock_recv(k, t) : sock_send(k, t);
 }
 
+/* sk_mem_claim - take every whole page out of @fwd at once; returns how many (teardown). */
+static inline long sk_mem_claim(pc_word *fwd)
+{
+	long f = pc_load(fwd);
+
+	while (f >= SK_PAGE) {
+		long pages = f / SK_PAGE, seen = pc_cmpxchg(fwd, f, f - pages * SK_PAGE);
+
+		if (seen == f)
+			return pages;
+		f = seen;
+	}
+	return 0;
+}
+
 /*
  * sock_close - after every thread stopped, this thread's share of closing the connection:
- * a sender frees the skb it was building, a receiver reads and ACKs what is in flight,
- * then each gives back the whole pages of both forward allocations (sk_mem_reclaim_final;
- * the last of the two finds them whole).
+ * a sender frees the skb it was building, a receiver reads and ACKs what is in flight
+ * (each skb's bytes back to its forward allocation), then each gives back the whole pages
+ * of both forward allocations (sk_mem_reclaim_final; the last of the two finds them whole).
+ *
+ * The harness runs every thread's teardown at once, so here, unlike in the window, both
+ * threads of a pair change both words together: the sender's and the receiver's reclaims
+ * each read a word's pages and subtracted them, and when both read before either
+ * subtracted, the pages went back twice (issue 35: "sk0.tx_fwd after teardown: got
+ * -12288", usage 3 pages under the preload on every level). So closing only adds bytes
+ * back, and each page given back is claimed first by one compare-and-exchange
+ * (sk_mem_claim): whoever claims a page gives it back, once.
  */
 static inline void sock_close(const struct sock_cpu *k, struct sock_thread *t)
 {
@@ -253,27 +278,54 @@ static inline void sock_close(const struct sock_cpu *k, struct sock_thread *t)
 	struct sock_pair *sk = t->sk;
 
 	if (t->role != SOCK_RECEIVER && t->unsent) {
-		sk_mem_uncharge(k, &sk->tx_fwd, t->unsent);
+		pc_add(&sk->tx_fwd, t->unsent);
 		t->unsent = 0;
 	}
 	if (t->role != SOCK_SENDER) {
-		for (long n = pc_xchg(&sk->pending, 0) / (c->skb_msgs * c->msg); n > 0; n--) {
-			if (!c->rx_root)
-				sk_mem_uncharge(k, &sk->rx_fwd, sock_truesize(c));
-			pc_add(&sk->acked, 1);
-		}
-		sock_ack(k, sk);
+		long n = pc_xchg(&sk->pending, 0) / (c->skb_msgs * c->msg);
+
+		if (n && !c->rx_root)
+			pc_add(&sk->rx_fwd, n * sock_truesize(c));
+		n += pc_xchg(&sk->acked, 0); /* read skbs and the ACKs not yet processed */
+		if (n)
+			pc_add(&sk->tx_fwd, n * sock_truesize(c));
+		pc_store(&sk->nospace, 0);
 	}
 	for (int i = 0; i < 2; i++) {
-		pc_word *fwd = i ? &sk->rx_fwd : &sk->tx_fwd;
-		long pages = pc_load(fwd) / SK_PAGE;
+		long pages = sk_mem_claim(i ? &sk->rx_fwd : &sk->tx_fwd);
 
-		if (pages > 0) {
-			pc_add(fwd, -pages * SK_PAGE);
+		if (pages) {
 			mod_memcg_state(k->r, k->state, k->stats_updates, MEMCG_SOCK, -pages);
 			refill_stock(k->o, k->stock, k->leaf, pages);
 		}
 	}
+}
+
+/*
+ * sock_check_closed - after every thread's sock_close: nothing in flight or waiting to be
+ * ACKed and both forward allocations empty (every page charged for them given back).
+ * Returns 0, or -1 with "PAIR.WORD after teardown: expected 0, found V" in @note.
+ */
+static inline int sock_check_closed(struct sock_pair *sk, const char *pair, char *note, size_t len)
+{
+	const struct {
+		const char *name;
+		pc_word *w;
+	} words[] = {{"tx_fwd", &sk->tx_fwd},
+		     {"rx_fwd", &sk->rx_fwd},
+		     {"pending", &sk->pending},
+		     {"acked", &sk->acked}};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		long v = pc_load(words[i].w);
+
+		if (v) {
+			snprintf(note, len, "%s.%s after teardown: expected 0, found %ld", pair,
+				 words[i].name, v);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 #endif

@@ -28,6 +28,28 @@ grep -v socket_pressure "$SRC/benches/layouts/page_counter-v6.1.layout" >"$TMP/n
 # The first row twice: the same measurement counted as two samples.
 { head -n 2 "$TMP/exists/results.csv"; sed -n 2p "$TMP/exists/results.csv"; } >"$TMP/dup.csv"
 
+# Impossible values (issue 35): the first row of the finished run with COL set to VALUE,
+# as $TMP/val-NAME.csv (setcol NAME COL VALUE).
+setcol() {
+	awk -F, -v OFS=, -v c="$2" -v v="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+		NR == 2 { $k = v } NR <= 2' "$TMP/exists/results.csv" >"$TMP/val-$1.csv"
+}
+setcol neg ops_per_s -5
+setcol hex ops_per_s 0x10
+setcol inf ops_per_s inf
+setcol huge ops_per_s 1e308
+setcol over ops_per_s 2e15
+setcol ns ns_per_op -1
+setcol nsinf ns_per_op 1e999
+setcol thr threads -1
+setcol thr0 threads 0
+
+# merge -o DIR where DIR/contexts is planted: a link elsewhere, a FIFO, a file (issue 35).
+mkdir "$TMP/elsewhere" "$TMP/mlink" "$TMP/mfifo" "$TMP/mfile"
+ln -s ../elsewhere "$TMP/mlink/contexts"
+mkfifo "$TMP/mfifo/contexts"
+: >"$TMP/mfile/contexts"
+
 state() { (cd "$TMP" && find . -type f -exec md5sum {} + | sort; find . -printf '%y %p -> %l\n' | sort); }
 
 while IFS= read -r line; do

@@ -1,8 +1,10 @@
 # lab_sshd.sh - sourced by the lab tests: start_sshd DIR starts a throwaway sshd bound to
 # 127.0.0.1 on a free high port (host key, client key and config under DIR, StrictModes no
-# since the keys live under a scratch path) and writes DIR/ssh_config for `ssh -F`, with
-# the host alias "lab"; stop_sshd DIR stops it. Needs root (sshd as another user cannot
-# log in as itself with privilege separation) and openssh-server; returns 77 otherwise.
+# since the keys live under a scratch path) and sets SSHD_PORT, SSHD_DEST (USER@127.0.0.1)
+# and SSH_OPTS, the client's options but the port, all of them allowed in a lab-run hosts
+# line (ssh -p "$SSHD_PORT" $SSH_OPTS "$SSHD_DEST" logs in); stop_sshd DIR stops it.
+# Needs root (sshd as another user cannot log in as itself with privilege separation) and
+# openssh-server; returns 77 otherwise.
 start_sshd() {
 	d=$1
 	[ "$(id -u)" -eq 0 ] || { echo "SKIP: not root (sshd)"; return 77; }
@@ -31,20 +33,12 @@ EOC
 			[ -s "$d/sshd.pid" ] && break
 			sleep 0.2
 		done
-		cat >"$d/ssh_config" <<EOC
-Host lab
-	HostName 127.0.0.1
-	Port $port
-	User $(id -un)
-	IdentityFile $d/client_key
-	IdentitiesOnly yes
-	StrictHostKeyChecking no
-	UserKnownHostsFile /dev/null
-	BatchMode yes
-	LogLevel ERROR
-	ConnectTimeout 5
-EOC
-		if ssh -F "$d/ssh_config" lab true; then
+		SSH_OPTS="-i $d/client_key -o IdentitiesOnly=yes -o StrictHostKeyChecking=no"
+		SSH_OPTS="$SSH_OPTS -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR"
+		SSH_OPTS="$SSH_OPTS -o ConnectTimeout=5"
+		SSHD_DEST=$(id -un)@127.0.0.1
+		# shellcheck disable=SC2086
+		if ssh -p "$port" $SSH_OPTS "$SSHD_DEST" true; then
 			SSHD_PORT=$port
 			return 0
 		fi

@@ -2,7 +2,8 @@
 # rundir.sh PCBENCH - run directories (issue 15 part 7), in a scratch directory: two runs
 # started in the same second get different default directories (also when the name of
 # this second is already taken); results/latest follows only runs under ./results/;
-# -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR).
+# -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR); a run
+# named like an option (-o -dash) gets its end-of-run report.
 set -u
 pcbench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
@@ -73,6 +74,23 @@ grep -q '"run_id": "r"' "$tmp/cwd/r/context.json" ||
 	{ echo "FAIL: -o r/: run_id is $(grep -o '"run_id": "[^"]*"' "$tmp/cwd/r/context.json")"; fail=1; }
 (cd "$tmp/cwd" && "$pcbench" merge r/ -o m) >/dev/null 2>"$tmp/err6" ||
 	{ echo "FAIL: merge r/:"; cat "$tmp/err6"; fail=1; }
+
+# Run directories named like options (issue 35): the end-of-run report takes each as a run
+# (compare.txt written, no "unknown option"), and so do compare and plot after "--".
+for d in -dash --format=csv -o/x; do
+	(cd "$tmp/cwd" && "$pcbench" $run -o "$d") >/dev/null 2>"$tmp/err7"
+	st=$?
+	{ [ $st -le 1 ] || [ $st -eq 5 ]; } && [ -s "$tmp/cwd/$d/compare.txt" ] &&
+		! grep -q "unknown option" "$tmp/err7" ||
+		{ echo "FAIL: -o $d: exit $st, or no $d/compare.txt:"; cat "$tmp/err7"; fail=1; }
+	(cd "$tmp/cwd" && "$pcbench" compare -- "$d") >/dev/null 2>"$tmp/err7" ||
+		{ echo "FAIL: compare -- $d:"; cat "$tmp/err7"; fail=1; }
+	if command -v gnuplot >/dev/null 2>&1; then
+		(cd "$tmp/cwd" && "$pcbench" plot -- "$d") >/dev/null 2>"$tmp/err7"
+		st=$? # 4: nothing to plot in so small a run
+		[ $st -eq 0 ] || [ $st -eq 4 ] || { echo "FAIL: plot -- $d: exit $st"; cat "$tmp/err7"; fail=1; }
+	fi
+done
 
 [ $fail = 0 ] && echo "ok: run directories"
 exit $fail

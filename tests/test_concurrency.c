@@ -10,7 +10,13 @@
  * stock is drained (a stocked page is a charged page, so the usage says it) and no page is
  * left in flight on any pair's word. Its waits (and stocked_xcpu's) end through
  * bench_window_over(): the first worker done sets window_all_done, as the end of a measured
- * window would.
+ * window would. After every run the scenario's own window_end() must find its invariants.
+ *
+ * `test_concurrency --loop N` (ctest sock_teardown_loop): what found the teardown race of
+ * sock.h (issue 35) - the socket workload, 2000 operations per thread, N times in a row,
+ * every pairing of ack and receiver at 2 and 3 threads, with two threads spinning beside the
+ * workers so that the teardowns, which run at once as measure.c runs them, are preempted at
+ * any point. It stops at the first iteration that does not balance.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,7 +33,9 @@
 #define MIN_PAGES 256
 #define LOW_PAGES 512
 #define THREADS 4
-#define OPS 100000 /* per thread, at least */
+#define OPS 100000 /* per thread, at least (--loop: LOOP_OPS) */
+#define LOOP_OPS 2000
+#define MAXHOGS 8
 #define CHUNK 1000
 #define MAXOBJ 16
 
@@ -37,6 +45,7 @@ struct run {
 	const struct scenario *sc;
 	void *shared;
 	int threads, paired;
+	long ops;
 	pthread_barrier_t start;
 	int setup_failed[THREADS];
 	atomic_int started; /* threads that finished their first chunk */
@@ -62,7 +71,7 @@ static void *worker(void *arg)
 		return NULL;
 	}
 	/* No thread stops before every thread has run a chunk, so their runs overlap. */
-	for (long done = 0; done < OPS || atomic_load(&r->started) < r->threads; done += CHUNK) {
+	for (long done = 0; done < r->ops || atomic_load(&r->started) < r->threads; done += CHUNK) {
 		int in = atomic_fetch_add(&r->inside, 1) + 1, seen = atomic_load(&r->overlap);
 
 		while (in > seen && !atomic_compare_exchange_weak(&r->overlap, &seen, in))
@@ -185,13 +194,15 @@ static void check_state(const char *label, const struct conf *c, const struct be
 	}
 }
 
-static void test_one(const struct scenario *sc, const struct conf *c)
+static int quiet; /* --loop: no line per run */
+
+static void test_one(const struct scenario *sc, const struct conf *c, long ops)
 {
 	struct bench_object obj[MAXOBJ];
 	struct worker w[THREADS];
 	pthread_t tid[THREADS];
 	struct bench_cfg *cfg;
-	struct run r = {.sc = sc, .threads = c->threads ? c->threads : THREADS};
+	struct run r = {.sc = sc, .threads = c->threads ? c->threads : THREADS, .ops = ops};
 	char err[256], label[160];
 	int n, nobj;
 
@@ -241,11 +252,66 @@ static void test_one(const struct scenario *sc, const struct conf *c)
 		for (int t = 0; t < r.threads; t++)
 			CHECK(!r.setup_failed[t], "%s: thread_setup failed on thread %d", label, t);
 		check_state(label, c, cfg, obj, nobj);
-		printf("%s: %d+ ops per thread, up to %d threads in run() at once, state checked\n",
-		       label, OPS, atomic_load(&r.overlap));
+		if (sc->window_end) {
+			char note[512] = "";
+
+			CHECK(!sc->window_end(r.shared, note, sizeof(note)), "%s: window_end: %s",
+			      label, note);
+		}
+		if (!quiet)
+			printf("%s: %ld+ ops per thread, up to %d threads in run() at once, state "
+			       "checked\n",
+			       label, ops, atomic_load(&r.overlap));
 	}
 	scenario_teardown(sc, r.shared);
 	cfg_free(cfg);
+}
+
+/* hog - a thread that spins until told to stop: the load the teardown race needed. */
+static atomic_int hog_stop;
+
+static void *hog(void *arg)
+{
+	volatile unsigned long x = 0;
+
+	(void)arg;
+	while (!atomic_load_explicit(&hog_stop, memory_order_relaxed))
+		x++;
+	return NULL;
+}
+
+/* loop - --loop N: the socket workload's teardown, N times under load (see the header). */
+static int loop(const struct scenario *sc, long n, int nhogs, char *const (*sock_user)[2],
+		int nuser)
+{
+	pthread_t hogs[MAXHOGS];
+	long i;
+
+	quiet = 1;
+	for (int h = 0; h < nhogs; h++)
+		if (pthread_create(&hogs[h], NULL, hog, NULL)) {
+			fprintf(stderr, "FATAL: pthread_create\n");
+			exit(2);
+		}
+	for (i = 0; i < n && !failures; i++) {
+		/* a window of all the messages: the sender waits little on a loaded machine */
+		char *user[3] = {sock_user[i / 2 % nuser][0], sock_user[i / 2 % nuser][1],
+				 "window=8192"};
+
+		test_one(sc,
+			 &(struct conf){&sc->presets[i % 2], workload_find(sc, "socket"), user, 3,
+					0, 0, 2 + (int)(i / 8 % 2)},
+			 LOOP_OPS);
+	}
+	atomic_store(&hog_stop, 1);
+	for (int h = 0; h < nhogs; h++)
+		pthread_join(hogs[h], NULL);
+	if (failures) {
+		fprintf(stderr, "test_concurrency --loop: iteration %ld of %ld failed\n", i, n);
+		return 1;
+	}
+	printf("test_concurrency --loop: %ld iterations balanced\n", n);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -262,20 +328,26 @@ int main(int argc, char **argv)
 					     {"reclaim_walk=off", "folio=16384"}};
 	const struct scenario *sc = scenario_find("page_counter");
 
-	(void)argc;
-	(void)argv;
 	if (!sc) {
 		fprintf(stderr, "FAIL: scenario page_counter not found\n");
 		return 1;
 	}
+	if (argc == 4 && !strcmp(argv[1], "--loop") && atoi(argv[3]) >= 0 &&
+	    atoi(argv[3]) <= MAXHOGS)
+		return loop(sc, atol(argv[2]), atoi(argv[3]), sock_user,
+			    (int)ARRAY_SIZE(sock_user));
 	for (const struct bench_preset *p = sc->presets; p->name; p++) {
 		for (const struct bench_workload *w = sc->workloads; w->name; w++)
-			test_one(sc, &(struct conf){p, w, NULL, 0, 0, 0, 0});
-		test_one(sc, &(struct conf){p, workload_find(sc, "direct"), cross_user, 3,
-					    2048 + 100, 2048 + 400, 0});
+			test_one(sc, &(struct conf){p, w, NULL, 0, 0, 0, 0}, OPS);
+		test_one(sc,
+			 &(struct conf){p, workload_find(sc, "direct"), cross_user, 3, 2048 + 100,
+					2048 + 400, 0},
+			 OPS);
 		for (int t = 1; t <= THREADS; t++)
-			test_one(sc, &(struct conf){p, workload_find(sc, "socket"),
-						    (char **)sock_user[(t - 1) % 4], 2, 0, 0, t});
+			test_one(sc,
+				 &(struct conf){p, workload_find(sc, "socket"),
+						(char **)sock_user[(t - 1) % 4], 2, 0, 0, t},
+				 OPS);
 	}
 	if (failures) {
 		fprintf(stderr, "test_concurrency: %d failure(s)\n", failures);

@@ -22,6 +22,12 @@
  * goes back); so every 10 messages 2 hierarchical charges and 1 drain: in 110 messages 22
  * charges and 11 drains (sender), 10 drains (receiver). Batch 64: 462 messages hold 44
  * charges and 22 drains (sender), 21 drains (receiver, every 22 messages).
+ *
+ * The teardown race (issue 35): the harness runs the sender's and the receiver's
+ * thread_teardown at once. Here the sender's whole teardown runs inside the receiver's, just
+ * before the receiver's first write that gives tx_fwd's pages back (after it read them):
+ * the forward allocations must still end empty and every level's usage at the preload
+ * (window_end), with each ACK mode.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +200,46 @@ static void test_xcpu(const char *preset)
 	inst_close(&in);
 }
 
+/* The teardown race: the sender's teardown inside the receiver's give-back of tx_fwd. */
+static struct inst race_in;
+static int race_done;
+
+static void race_hook(enum pc_op op, const volatile void *addr, unsigned size, const char *site)
+{
+	(void)size;
+	if (race_done || addr != tr.fwd[W_TX] ||
+	    !(op == PC_OP_CMPXCHG || (op == PC_OP_ADD && !strcmp(site, "sk_mem_uncharge"))))
+		return;
+	race_done = 1;
+	scenario_thread_teardown(race_in.sc, race_in.shared, race_in.ts);
+	race_in.ts = NULL;
+}
+
+static void test_teardown_race(const char *preset, const char *ack, const char *receiver)
+{
+	char *user[2] = {(char *)ack, (char *)receiver}, note[512] = "";
+	void *rx;
+
+	if (inst_open(&race_in, "page_counter", preset, "socket", 2, user, 2, 1)) {
+		inst_close(&race_in);
+		return;
+	}
+	tr.fwd[W_TX] = obj_word(obj_named(&race_in, "sk0"), "tx_fwd");
+	rx = scenario_thread_setup(race_in.sc, race_in.shared, 1);
+	tr.cur = 0;
+	race_in.sc->run(race_in.shared, race_in.ts, 1); /* the sender a message ahead */
+	messages(&race_in, rx, 7); /* skbs in flight, ACKs not processed, pages on tx_fwd */
+	race_done = 0;
+	pc_trace_hook = race_hook;
+	scenario_thread_teardown(race_in.sc, race_in.shared, rx);
+	pc_trace_hook = NULL;
+	CHECK(race_done, "%s %s %s: the sender's teardown did not run inside the receiver's",
+	      preset, ack, receiver);
+	CHECK(!race_in.sc->window_end(race_in.shared, note, sizeof(note)),
+	      "%s %s %s: teardowns interleaved: %s", preset, ack, receiver, note);
+	inst_close(&race_in);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const presets[] = {"v6.0-rc1", "+A", "+B", "+C", "+ABC"};
@@ -204,6 +250,9 @@ int main(int argc, char **argv)
 		for (size_t c = 0; c < ARRAY_SIZE(cases); c++)
 			test_case(presets[p], &cases[c]);
 		test_xcpu(presets[p]);
+		test_teardown_race(presets[p], "ack=sender", "receiver=root");
+		test_teardown_race(presets[p], "ack=window", "receiver=same");
+		test_teardown_race(presets[p], "ack=receiver", "receiver=same");
 	}
 	if (failures) {
 		fprintf(stderr, "test_socket: %d failure(s)\n", failures);

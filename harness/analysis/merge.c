@@ -215,10 +215,14 @@ static void check_cells(const struct run_file *runs, int n)
 static int write_contexts(const struct ctx_copy *cc, int n, const char *dir)
 {
 	char *cdir = xasprintf("%s/contexts", dir);
+	struct stat st;
 	int bad = 0;
 
-	if (mkdir(cdir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "pcbench: merge: %s: %s\n", cdir, strerror(errno));
+	/* A directory of its own: what check_out found, and not a link planted since. */
+	errno = 0;
+	if ((mkdir(cdir, 0755) && errno != EEXIST) || lstat(cdir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "pcbench: merge: %s: %s\n", cdir,
+			errno && errno != EEXIST ? strerror(errno) : "not a directory of its own");
 		bad = 1;
 	}
 	for (int r = 0; r < n && !bad; r++) {
@@ -249,7 +253,7 @@ static struct {
  */
 static void check_out(const char *dir, int n, int copied, char **csv_path, char **jl_path)
 {
-	char err[PATH_MAX + 256];
+	char err[PATH_MAX + 256], *cdir = xasprintf("%s/contexts", dir);
 	struct stat st;
 
 	if (outpath_check_dir(dir, (const char *const[]){"results.csv", "results.jsonl", NULL}, err,
@@ -261,8 +265,12 @@ static void check_out(const char *dir, int n, int copied, char **csv_path, char 
 		usage_error("--out", dir, "%s exists (choose a new directory)", *csv_path);
 	if (!stat(*jl_path, &st) && st.st_size > 0)
 		usage_error("--out", dir, "%s exists (choose a new directory)", *jl_path);
+	/* contexts/ is merge's own: absent, or a directory (not a link, FIFO or file). */
+	if (!lstat(cdir, &st) && !S_ISDIR(st.st_mode))
+		usage_error("--out", dir, "%s: %s", cdir,
+			    S_ISLNK(st.st_mode) ? "a symbolic link, not a directory of its own"
+						: strerror(ENOTDIR));
 	if (copied) {
-		char *cdir = xasprintf("%s/contexts", dir);
 		const char **names = xcalloc((size_t)n + 1, sizeof(*names));
 		int k = 0;
 
@@ -272,8 +280,8 @@ static void check_out(const char *dir, int n, int copied, char **csv_path, char 
 		if (outpath_check_dir(cdir, names, err, sizeof(err)))
 			usage_error("--out", dir, "%s", err);
 		free(names);
-		free(cdir);
 	}
+	free(cdir);
 }
 
 /* write_rows - every run's rows into @w and @jl, in the union's columns; 1 on a failed write. */

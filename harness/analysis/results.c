@@ -2,6 +2,8 @@
 /* results.c - the results.csv column contract and loading a run back. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "infile.h"
 #include "num.h"
 #include "results.h"
@@ -244,6 +247,59 @@ static void home_spelling(struct run_file *r)
 	}
 }
 
+/*
+ * The values no run gives, refused in every run read back (compare, merge and plot load
+ * through here): each cell of these columns, when not empty (a value an error or skipped
+ * row does not have), is a plain decimal number (no hex, inf or nan) in [lo, hi], and whole
+ * where @whole. An error row's ops_per_s of 0 is in range.
+ */
+static const struct {
+	const char *col;
+	int whole;
+	double lo, hi;
+	const char *why_hi;
+} value_limits[] = {
+    {"ops_per_s", 0, 0, 1e15, "is over 1e15 operations per second: no machine does that"},
+    {"ns_per_op", 0, 0, DBL_MAX, "is not finite"},
+    {"threads", 1, 1, INT_MAX, "is more threads than pcbench runs"},
+};
+
+/* check_values - every cell of value_limits' columns, or usage_error naming it (exit 2). */
+static void check_values(const struct run_file *r)
+{
+	for (size_t k = 0; k < sizeof(value_limits) / sizeof(value_limits[0]); k++) {
+		int col = csv_col(r->t, value_limits[k].col);
+
+		for (int i = 0; col >= 0 && i < r->t->nrows; i++) {
+			const char *v = r->t->rows[i][col], *why = NULL;
+			char *end;
+			double x;
+
+			if (!v[0])
+				continue;
+			x = strtod(v, &end);
+			if (v[strspn(v,
+				     value_limits[k].whole ? "0123456789+-" : "0123456789.eE+-")] ||
+			    end == v || *end)
+				why = value_limits[k].whole ? "is not a whole decimal number"
+							    : "is not a decimal number";
+			else if (!isfinite(x))
+				why = "is not finite";
+			else if (x < value_limits[k].lo)
+				why = value_limits[k].lo ? "is below 1" : "is negative";
+			else if (x > value_limits[k].hi)
+				why = value_limits[k].why_hi;
+			if (why) {
+				char *shown = esc_text(v);
+
+				usage_error("RUN", r->csv_path,
+					    "line %d, column %d (%s): \"%s\" %s", i + 2, col + 1,
+					    value_limits[k].col, shown, why);
+			}
+		}
+	}
+}
+
 void run_file_load(struct run_file *r, const char *arg)
 {
 	char err[1024], *ctx;
@@ -283,6 +339,7 @@ void run_file_load(struct run_file *r, const char *arg)
 		usage_error("RUN", r->csv_path, "no result rows");
 	home_spelling(r);
 	refuse_duplicates(r);
+	check_values(r);
 	if (!r->dir)
 		return;
 	ctx = xasprintf("%s/context.json", r->dir);

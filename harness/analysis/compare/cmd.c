@@ -395,8 +395,9 @@ int compare_main(int argc, char **argv)
 
 int compare_run_report(const char *dir, int *no_verdict)
 {
-	char *argv[] = {"compare", (char *)dir, "-o", (char *)dir, NULL};
-	int status = compare_main(4, argv);
+	/* The directory after "--": a run named like an option (-o -dash) is still a run. */
+	char *argv[] = {"compare", "-o", (char *)dir, "--", (char *)dir, NULL};
+	int status = compare_main(5, argv);
 
 	if (no_verdict)
 		*no_verdict = cmp_count_no_verdict(&state);
@@ -405,7 +406,7 @@ int compare_run_report(const char *dir, int *no_verdict)
 
 const struct compare *compare_one_run(const char *run)
 {
-	char *argv[] = {"compare", (char *)run, NULL};
+	char *argv[] = {"compare", "--", (char *)run, NULL};
 
-	return build(2, argv);
+	return build(3, argv);
 }
