@@ -57,7 +57,7 @@ run: deps-run configure
 # The tests, by ctest label (tests/CMakeLists.txt sets the labels):
 #   make test        every test, every label: lab (ssh fan-out on loopback, Slurm,
 #                    install-deps, install and packages), script (checks of the tree's text:
-#                    layering, man pages), threads, signals, soak, slow, vm (QEMU guests)
+#                    layering, man pages, docs), threads, signals, soak, slow, vm (QEMU guests)
 #   make test-lab    label lab only
 #   make test-asan   ASan+UBSan: every test that drives C code (not lab, script, soak, slow, vm)
 #   make test-tsan   TSan: the tests that start threads or stop a run with a signal (labels
