@@ -66,8 +66,8 @@ run: deps-run configure
 # A test skips (77) only for missing hardware or privileges, a missing command is a
 # failure; tests/skips.sh prints each skip's reason. Tests run in parallel (ctest -j; the
 # long ones start first, by their COST; RESOURCE_LOCK where two share a port or a daemon,
-# RUN_SERIAL for those that load every CPU or check CPU time). deps is a prerequisite of each: one make
-# invocation installs or checks the packages once, so .ci/run is
+# RUN_SERIAL for those that load every CPU or check CPU time). deps is a prerequisite of
+# each: one make invocation installs or checks the packages once, so .ci/run is
 # `make test test-asan test-tsan fuzz-smoke`.
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
 TEST_TIMEOUT ?= 900
