@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime deps-run configure build install package run test test-lab test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime deps-run configure build install package run test test-lab asan-build test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -54,45 +54,55 @@ run: deps-run configure
 		fi; \
 	fi; exit $$status
 
-# Every ctest test, the lab ones included (label "lab": ssh fan-out on loopback, Slurm,
-# install-deps, install and packages). A test skips (77) only for missing hardware or
-# privileges, a missing command is a failure; tests/skips.sh prints each skip's reason.
-# test-lab runs only those; the sanitizer builds leave them out (they test scripts).
+# The tests, by ctest label (tests/CMakeLists.txt sets the labels):
+#   make test        every test, every label: lab (ssh fan-out on loopback, Slurm,
+#                    install-deps, install and packages), script (checks of the tree's text:
+#                    layering, man pages, docs), threads, signals, soak, slow, vm (QEMU guests)
+#   make test-lab    label lab only
+#   make test-asan   ASan+UBSan: every test that drives C code (not lab, script, soak, slow, vm)
+#   make test-tsan   TSan: the tests that start threads or stop a run with a signal (labels
+#                    threads, signals; not soak, slow, vm)
+#   make fuzz-smoke  every libFuzzer target, on the ASan build (build-asan)
+# A test skips (77) only for missing hardware or privileges, a missing command is a
+# failure; tests/skips.sh prints each skip's reason. Tests run in parallel (ctest -j; the
+# long ones start first, by their COST; RESOURCE_LOCK where two share a port or a daemon,
+# RUN_SERIAL for those that load every CPU or check CPU time). deps is a prerequisite of
+# each: one make invocation installs or checks the packages once, so .ci/run is
+# `make test test-asan test-tsan fuzz-smoke`.
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
 TEST_TIMEOUT ?= 900
+CTEST = ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
+NOT_SANITIZED = lab|script|soak|slow|vm
 
 test: deps build
-	cd $(BUILD) && { ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS); rc=$$?; \
-		sh $(CURDIR)/tests/skips.sh; exit $$rc; }
+	cd $(BUILD) && { $(CTEST); rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
 test-lab: deps build
-	cd $(BUILD) && { ctest --output-on-failure --timeout $(TEST_TIMEOUT) -L lab; rc=$$?; \
-		sh $(CURDIR)/tests/skips.sh; exit $$rc; }
+	cd $(BUILD) && { $(CTEST) -L lab; rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
-# The whole ctest suite under ASan+UBSan, and under TSan (separate build directories).
-test-asan: deps
-	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DPCBENCH_SANITIZE=address,undefined >/dev/null
+# The ASan+UBSan build is clang's with the libFuzzer targets (-DPCBENCH_FUZZ=ON), so that
+# test-asan and fuzz-smoke share one build; TSan's is gcc's, as the Release build.
+asan-build: deps
+	@CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPCBENCH_FUZZ=ON -DPCBENCH_SANITIZE=address,undefined >/dev/null
 	@cmake --build build-asan -j $(JOBS)
+
+test-asan: asan-build
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure \
-		--timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow|soak|vm"; rc=$$?; sh $(CURDIR)/tests/skips.sh; \
-		exit $$rc
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CTEST) -LE "$(NOT_SANITIZED)"; \
+		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
-		suppressions=$(CURDIR)/tests/tsan.supp" ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS) -LE "lab|slow|soak|vm"
+		suppressions=$(CURDIR)/tests/tsan.supp" $(CTEST) -L "threads|signals" -LE "$(NOT_SANITIZED)"; \
+		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
 
-# Every libFuzzer target for 20 s (FUZZ_SECONDS) under ASan+UBSan, built with clang.
+# Every libFuzzer target for FUZZ_SECONDS (20 s) each, JOBS targets at a time.
 FUZZ_SECONDS ?= 20
-fuzz-smoke: deps
-	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DPCBENCH_FUZZ=ON -DPCBENCH_SANITIZE=address,undefined >/dev/null
-	@cmake --build build-fuzz -j $(JOBS) --target fuzz_layout fuzz_pahole fuzz_recipe \
-		fuzz_lists fuzz_csv fuzz_param fuzz_btf
-	./scripts/fuzz-smoke build-fuzz $(FUZZ_SECONDS)
+fuzz-smoke: asan-build
+	./scripts/fuzz-smoke build-asan $(FUZZ_SECONDS) $(JOBS)
 
 # The instrument-overhead benchmark (pcbench vs a compiled struct in a plain loop).
 overhead: build
@@ -102,4 +112,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cc')
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan build-fuzz
+	rm -rf $(BUILD) build-asan build-tsan

@@ -180,19 +180,19 @@ static void describe(const struct bench_cfg *cfg, void (*out)(void *arg, const c
 }
 
 static const struct bench_param params[] = {
-    {NULL},
+    {0},
 };
 
 static const struct bench_preset presets[] = {
     {"transfer", "cache-to-cache transfer latency between the placed threads", ""},
-    {NULL},
+    {0},
 };
 
 static const struct bench_workload workloads[] = {
     {"pingpong", "compare-exchange ping-pong on one word: wait for your value, CAS it + 1", "",
      BENCH_SYMMETRIC},
     {"rw", "one writer and one reader per line: wait for the partner's store, store yours", "", 0},
-    {NULL},
+    {0},
 };
 
 const struct scenario c2c_scenario = {

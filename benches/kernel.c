@@ -699,12 +699,12 @@ static const struct bench_param params[] = {
      "sendfile|send", 0, 0},
     {"ipc", "socket", "hackbench: AF_UNIX SOCK_STREAM socketpairs or pipes", "socket|pipe", 0, 0},
     {"fds", "20", "hackbench: receivers (channels) per group", NULL, 1, 1024},
-    {NULL},
+    {0},
 };
 
 static const struct bench_preset presets[] = {
     {"running", "the kernel this machine runs (context.json: release, build id, BTF layout)", ""},
-    {NULL},
+    {0},
 };
 
 static const struct bench_workload workloads[] = {
@@ -719,7 +719,7 @@ static const struct bench_workload workloads[] = {
     {"tcp", "netperf -t TCP_SENDFILE -m 10K over loopback: sender/receiver pairs", "", 0},
     {"hackbench", "hackbench: groups of a sender and a receiver thread over socketpairs", "msg=100",
      0},
-    {NULL},
+    {0},
 };
 
 const struct scenario kernel_scenario = {

@@ -316,7 +316,7 @@ static const struct bench_param params[] = {
      "memcg_rstat_updated's add to stats_flush_threshold: unconditional (a8c49af3be, v5.18 to "
      "v5.19) or capped at num_online_cpus (873f64b791a2, v6.0)",
      "capped|unconditional", 0, 0},
-    {NULL},
+    {0},
 };
 
 /*
@@ -335,7 +335,7 @@ static const struct bench_preset presets[] = {
      "layout=v6.0 cgroup=v2 kmem_stat=on kmem_counter=off batch=32 flush=unconditional min=0"},
     {"v6.0", "a8c49af3be's code with 873f64b791a2's capped stats_flush_threshold add (v6.0)",
      "layout=v6.0 cgroup=v1 kmem_stat=on kmem_counter=on batch=32 flush=capped min=0"},
-    {NULL},
+    {0},
 };
 
 static const struct bench_workload workloads[] = {
@@ -345,7 +345,7 @@ static const struct bench_workload workloads[] = {
      "charge on one CPU's stock, uncharge on another's, as a sender and a receiver: the "
      "stocks run dry and overflow every batch pages",
      "nr=1", 0},
-    {NULL},
+    {0},
 };
 
 /* window_end - the invariants of the header comment, after every thread's teardown. */

@@ -445,7 +445,7 @@ static const struct bench_param params[] = {
     MEMCG_LEVELS_PARAM,
     {"preload", "65536", "pages charged to the leaf at setup (usage well above min/low)", NULL, 1,
      1L << 40},
-    {NULL},
+    {0},
 };
 
 static const struct bench_preset presets[] = {
@@ -457,7 +457,7 @@ static const struct bench_preset presets[] = {
      "layout=v6.1 propagate=always-xchg batch=32"},
     {"+C", "patch 3/3: MEMCG_CHARGE_BATCH 64", "layout=v6.0 propagate=always-xchg batch=64"},
     {"+ABC", "the whole series (v6.1)", "layout=v6.1 propagate=cond-xchg batch=64"},
-    {NULL},
+    {0},
 };
 
 static const struct bench_workload workloads[] = {
@@ -475,7 +475,7 @@ static const struct bench_workload workloads[] = {
      "charge nr pages through one CPU's stock, uncharge them through its partner's "
      "(thread 2k -> 2k+1, at most `burst` pages in flight)",
      "nr=1", 0},
-    {NULL},
+    {0},
 };
 
 const struct scenario page_counter_scenario = {

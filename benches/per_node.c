@@ -563,7 +563,7 @@ static const struct bench_param params[] = {
      "stats_flush_threshold add: capped (at num_online_cpus, v6.0+) or unconditional (before Jul "
      "2022)",
      "capped|unconditional", 0, 0},
-    {NULL},
+    {0},
 };
 
 static const struct bench_preset presets[] = {
@@ -577,14 +577,14 @@ static const struct bench_preset presets[] = {
      "layout=fix-2024 zones=5 lru_gen=on batch=64 fbatch_add=31 fbatch_free=31"},
     {"v6.0", "v6.0: the embedded lruvec_stats array between the pointers and lru_zone_size",
      "layout=v6.0 zones=5 lru_gen=off batch=32 fbatch_add=15 fbatch_free=32"},
-    {NULL},
+    {0},
 };
 
 static const struct bench_workload workloads[] = {
     {"shared", "every thread faults into one memcg's per-node struct (page_fault2, one cgroup)", "",
      BENCH_SYMMETRIC},
     {"private", "one per-node struct (and memcg) per thread: the control", "", BENCH_SYMMETRIC},
-    {NULL},
+    {0},
 };
 
 const struct scenario per_node_scenario = {
