@@ -189,6 +189,18 @@ static void step(struct sim *s)
 /*
  * park - the calling vCPU spins on a held lock whose line its core holds: every load
  * would hit and change nothing, so it sleeps until someone writes that line.
+ *
+ * The parking rule: a wait-loop load (PC_OP_WAIT) whose reported bytes are non-zero
+ * (lock_busy), by a vCPU whose core holds the line, parks it; any write to the line, by any
+ * vCPU on any core (its SMT sibling too), wakes it to look again. The accessor layer reports
+ * exactly the bytes a wait loop waits on (access.h: pc_lock_wait makes its mask from them,
+ * pc_spin_lock waits on its whole word), so a parked vCPU's loop could not end: the bytes
+ * change only by a write to their line, which wakes it, and it then tests the loop's own
+ * condition again. Parking only leaves out loads that would have hit and seen the lock held;
+ * it cannot keep a vCPU whose wait is over. (Before issue 36, two qspinlock waits reported
+ * the whole word while waiting on 1 and 2 bytes of it: the waiter's own pending bit or tail
+ * kept it parked, and when the holder was its SMT sibling, whose writes leave the line in
+ * their shared core, nothing made it load again.)
  */
 static void park(struct sim *s, int line)
 {
@@ -212,7 +224,7 @@ static void wake(struct sim *s, int line)
 
 /*
  * lock_busy - a lock attempt or a wait-loop load (access.h) whose @size bytes at @addr are
- * non-zero: the lock is held, the wait goes on.
+ * non-zero: the lock is held, the wait goes on (exactly the loop's condition: see park).
  */
 static int lock_busy(enum pc_op op, const volatile void *addr, unsigned size)
 {
