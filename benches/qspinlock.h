@@ -9,14 +9,14 @@
  *
  *  - the holder: the fast-path cmpxchg 0 -> locked, and the unlock store of `locked`;
  *  - the first waiter sets `pending` (x86: `lock btsl`, then a read of the word) and waits
- *    with 4-byte reads of the word for the locked byte to clear, then takes the lock with
- *    one store of locked_pending (clear pending, set locked);
+ *    with reads of the word for the locked byte to clear, then takes the lock with one
+ *    store of locked_pending (clear pending, set locked);
  *  - further waiters queue: they count themselves in their node (qnodes[0].count++, undone
  *    when they hold the lock), initialise it, read the word once (trylock),
  *    exchange `tail` with themselves, link into the predecessor's node (store to its
  *    `next`) and spin on their OWN node until the predecessor hands the queue head on;
- *  - the queue head spins (4-byte reads) on the word until locked and pending are clear, then takes
- * the lock (cmpxchg if it is the last in the queue, else a store of `locked`), waits for its
+ *  - the queue head spins on the word until locked and pending are clear, then takes the
+ *    lock (cmpxchg if it is the last in the queue, else a store of `locked`), waits for its
  *    successor to link if needed and hands the head on with one store into the
  *    successor's node.
  *
@@ -26,7 +26,11 @@
  * the bounded re-read while a pending->locked handover is in flight (x86: up to 512
  * reads) is one re-read, no prefetchw, and a node's `locked` word holds 1 while its owner
  * waits and 0 to let it go (the kernel's is 0 then 1), so that every wait loop in the
- * accessor layer spins while its word is non-zero. Uses access.h only.
+ * accessor layer spins while the bytes it waits on are non-zero. A wait's loads are traced as
+ * loads of exactly those bytes (the kernel's atomic_cond_read_acquire loads all 4; the line
+ * is the same): `locked` (1 byte) for the pending waiter, locked_pending (2) for the queue
+ * head, so the waiter's own pending bit or tail never makes its wait look unfinished to the
+ * model's parking rule. Uses access.h only.
  */
 #ifndef PCBENCH_QSPINLOCK_H
 #define PCBENCH_QSPINLOCK_H
@@ -100,8 +104,8 @@ static inline void queued_spin_lock_slowpath(pc_lock *lock, const struct qspin_n
 			pc_lock_store_part(lock, Q_PENDING_MASK, 0, 1, 1);
 		goto queue;
 	}
-	if (val & Q_LOCKED_MASK) /* 4-byte reads until the holder leaves */
-		pc_lock_wait(lock, Q_LOCKED_MASK, 0, 4);
+	if (val & Q_LOCKED_MASK) /* reads until the holder leaves: the locked byte */
+		pc_lock_wait(lock, 0, 1);
 	/* clear_pending_set_locked: one 2-byte store of locked_pending */
 	pc_lock_store_part(lock, Q_LOCKED_PENDING_MASK, Q_LOCKED, 0, 2);
 	return;
@@ -122,11 +126,11 @@ queue:
 
 		pc_store_ptr((pc_word *)(prev + QNODE_NEXT), node);
 		/* arch_mcs_spin_lock_contended: spin on our own node */
-		pc_lock_wait((pc_lock *)(node + QNODE_LOCKED), -1, 0, 4);
+		pc_lock_wait((pc_lock *)(node + QNODE_LOCKED), 0, 4);
 		next = pc_load_ptr((pc_word *)(node + QNODE_NEXT));
 	}
 	/* the queue head: wait until neither a holder nor a pending waiter is left */
-	val = pc_lock_wait(lock, Q_LOCKED_PENDING_MASK, 0, 4);
+	val = pc_lock_wait(lock, 0, 2); /* locked_pending: the word's other bytes are the tail */
 	if ((val & Q_TAIL_MASK) == tail && pc_lock_cmpxchg(lock, val, Q_LOCKED) == val)
 		goto release; /* the last in the queue: lock and clear the tail at once */
 	pc_lock_store_part(lock, Q_LOCKED_MASK, Q_LOCKED, 0, 1); /* set_locked */

@@ -19,6 +19,7 @@ printf 'a,b\n1,2\n' >"$TMP/other.csv"
 cp "$SRC/benches/layouts/page_counter-v6.0.layout" "$TMP/my layout.layout"
 mkdir "$TMP/cwd"
 mkfifo "$TMP/fifo"
+printf '# a topology file with no description\n\n' >"$TMP/comments.synthetic"
 # A layout whose struct could never be allocated: refused before anything is created.
 sed 's/^struct mem_cgroup size [0-9]*/struct mem_cgroup size 4000000000/' \
 	"$SRC/benches/layouts/page_counter-v6.0.layout" >"$TMP/huge.layout"

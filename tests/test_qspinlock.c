@@ -7,17 +7,21 @@
  * asserts the exact sequence of accesses (op, which word, size) and the final state:
  *
  *  A. free: one cmpxchg; the unlock is one 1-byte store;
- *  B. held: cmpxchg, fetch_or (pending: x86 `lock btsl`) and a read of the word, 4-byte
- *     waits until the locked byte clears, one 2-byte store (clear_pending_set_locked); no
- *     MCS node touched, its count neither;
+ *  B. held: cmpxchg, fetch_or (pending: x86 `lock btsl`) and a read of the word, waits on
+ *     the locked byte (1 byte) until it clears, one 2-byte store (clear_pending_set_locked);
+ *     no MCS node touched, its count neither; B2: the same holder leaving at the third look;
  *  C. held and pending: CPU 0 queues as the head: qnodes[0].count++ (a 4-byte read and
  *     write), its node's two stores, a read of the word, the tail exchange ((cpu + 1) << 18),
- *     4-byte waits on the word until locked and pending clear, the cmpxchg that takes the
- *     lock and clears the tail, the count's decrement;
+ *     waits on locked_pending (2 bytes) until locked and pending clear, the cmpxchg that
+ *     takes the lock and clears the tail, the count's decrement;
  *  D. held with CPU 5 queued: CPU 0 links into CPU 5's node and waits on ITS OWN node (not
  *     on the lock word) until CPU 5 hands the queue head on;
  *  E. CPU 0 is the head and CPU 3 queues behind it: set_locked, then the hand-over into CPU
  *     3's node.
+ *
+ * In every case, each wait's reported bytes are non-zero exactly when its loop goes on (the
+ * next access is the same wait): what the model's parking rule relies on (issue 36: a
+ * waiter's own pending bit or tail in a reported 4-byte word parked it for good).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +59,10 @@ struct acc {
 static struct acc seen[64];
 static int nseen;
 static void (*on_access)(int i, const struct acc *a);
+/* the wait that came just before: its address and whether its reported bytes were non-zero */
+static const volatile void *wait_addr;
+static int wait_busy = -1; /* -1: the access before was no wait */
+static int nlooks;	   /* B2's waits so far */
 
 static enum where where_of(const volatile void *addr)
 {
@@ -77,15 +85,34 @@ static enum where where_of(const volatile void *addr)
 	return W_OTHER;
 }
 
+/* bytes_nonzero - is any of the @size bytes at @addr non-zero (what lock_busy reads)? */
+static int bytes_nonzero(const volatile void *addr, unsigned size)
+{
+	const volatile unsigned char *p = addr;
+
+	for (unsigned i = 0; i < size; i++)
+		if (p[i])
+			return 1;
+	return 0;
+}
+
 static void hook(enum pc_op op, const volatile void *addr, unsigned size, const char *site)
 {
 	struct acc a = {op, where_of(addr), size};
+	int again = op == PC_OP_WAIT && addr == wait_addr;
 
 	(void)site;
 	if (nseen < 64)
 		seen[nseen] = a;
+	CHECK(wait_busy < 0 || wait_busy == again,
+	      "access %d (%s %s): the wait before it reported %s bytes but its loop %s", nseen,
+	      pc_op_name(op), where_names[a.w], wait_busy ? "non-zero" : "zero",
+	      again ? "went on" : "ended");
 	if (on_access)
 		on_access(nseen, &a);
+	/* the load follows the hook: it sees the word as on_access left it */
+	wait_busy = op == PC_OP_WAIT ? bytes_nonzero(addr, size) : -1;
+	wait_addr = addr;
 	nseen++;
 	if (nseen > 60) {
 		fprintf(stderr, "FATAL: more than 60 accesses: a wait that never ends\n");
@@ -109,6 +136,7 @@ static void reset(int v)
 	set_word(v);
 	nseen = 0;
 	on_access = NULL;
+	wait_busy = -1;
 }
 
 static void expect(const char *what, const struct acc *want, int n)
@@ -127,6 +155,14 @@ static void b_holder_leaves(int i, const struct acc *a)
 {
 	(void)i;
 	if (a->op == PC_OP_WAIT && a->w == W_LOCK)
+		set_word(Q_PENDING);
+}
+
+/* B2: the holder leaves at the pending waiter's third look at the locked byte. */
+static void b2_holder_stays(int i, const struct acc *a)
+{
+	(void)i;
+	if (a->op == PC_OP_WAIT && a->w == W_LOCK && ++nlooks == 3)
 		set_word(Q_PENDING);
 }
 
@@ -189,21 +225,31 @@ int main(void)
 		const struct acc want[] = {{PC_OP_CMPXCHG, W_LOCK, 4},
 					   {PC_OP_OR, W_LOCK, 4},
 					   {PC_OP_LOAD, W_LOCK, 4},
-					   {PC_OP_WAIT, W_LOCK, 4},
+					   {PC_OP_WAIT, W_LOCK, 1},
 					   {PC_OP_STORE, W_LOCK, 2}};
+		const struct acc want2[] = {{PC_OP_CMPXCHG, W_LOCK, 4}, {PC_OP_OR, W_LOCK, 4},
+					    {PC_OP_LOAD, W_LOCK, 4},	{PC_OP_WAIT, W_LOCK, 1},
+					    {PC_OP_WAIT, W_LOCK, 1},	{PC_OP_WAIT, W_LOCK, 1},
+					    {PC_OP_STORE, W_LOCK, 2}};
 
 		reset(Q_LOCKED);
 		on_access = b_holder_leaves;
 		queued_spin_lock(lockword, &q, 0);
 		expect("B held: the pending waiter", want, 5);
 		CHECK_EQ("B: word", word(), Q_LOCKED);
+		reset(Q_LOCKED);
+		nlooks = 0;
+		on_access = b2_holder_stays;
+		queued_spin_lock(lockword, &q, 0);
+		expect("B2 held for three looks: the pending waiter spins", want2, 7);
+		CHECK_EQ("B2: word", word(), Q_LOCKED);
 	}
 	{ /* C */
 		const struct acc want[] = {
 		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_LOAD, W_NODE0_COUNT, 4},
 		    {PC_OP_STORE, W_NODE0_COUNT, 4},  {PC_OP_STORE, W_NODE0_NEXT, 8},
 		    {PC_OP_STORE, W_NODE0_LOCKED, 4}, {PC_OP_LOAD, W_LOCK, 4},
-		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 4},
+		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 2},
 		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_LOAD, W_NODE0_COUNT, 4},
 		    {PC_OP_STORE, W_NODE0_COUNT, 4}};
 
@@ -223,7 +269,7 @@ int main(void)
 		    {PC_OP_STORE, W_NODE0_LOCKED, 4}, {PC_OP_LOAD, W_LOCK, 4},
 		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_STORE, W_NODE5_NEXT, 8},
 		    {PC_OP_WAIT, W_NODE0_LOCKED, 4},  {PC_OP_LOAD, W_NODE0_NEXT, 8},
-		    {PC_OP_WAIT, W_LOCK, 4},	      {PC_OP_CMPXCHG, W_LOCK, 4},
+		    {PC_OP_WAIT, W_LOCK, 2},	      {PC_OP_CMPXCHG, W_LOCK, 4},
 		    {PC_OP_LOAD, W_NODE0_COUNT, 4},   {PC_OP_STORE, W_NODE0_COUNT, 4}};
 
 		reset(Q_LOCKED | qspin_tail(5));
@@ -240,7 +286,7 @@ int main(void)
 		    {PC_OP_CMPXCHG, W_LOCK, 4},	      {PC_OP_LOAD, W_NODE0_COUNT, 4},
 		    {PC_OP_STORE, W_NODE0_COUNT, 4},  {PC_OP_STORE, W_NODE0_NEXT, 8},
 		    {PC_OP_STORE, W_NODE0_LOCKED, 4}, {PC_OP_LOAD, W_LOCK, 4},
-		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 4},
+		    {PC_OP_XCHG, W_LOCK_TAIL, 2},     {PC_OP_WAIT, W_LOCK, 2},
 		    {PC_OP_STORE, W_LOCK, 1},	      {PC_OP_LOAD, W_NODE0_NEXT, 8},
 		    {PC_OP_STORE, W_NODE3_LOCKED, 4}, {PC_OP_LOAD, W_NODE0_COUNT, 4},
 		    {PC_OP_STORE, W_NODE0_COUNT, 4}};

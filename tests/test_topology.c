@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "topology.h"
 #include "check.h"
 
@@ -115,7 +116,7 @@ static void fixtures(const char *src)
 	/* the policies whose defining property check_policy knows */
 	static const char *const checked[] = {"compact", "scatter",  "cores",	    "smt",
 					      "same-l3", "cross-l3", "cross-socket"};
-	char pattern[512], line[512], err[512];
+	char pattern[512], err[512];
 	glob_t g;
 
 	snprintf(pattern, sizeof(pattern), "%s/tests/topologies/*.synthetic", src);
@@ -124,18 +125,9 @@ static void fixtures(const char *src)
 		return;
 	}
 	for (size_t f = 0; f < g.gl_pathc; f++) {
-		FILE *in = fopen(g.gl_pathv[f], "r");
-		struct topo *t = NULL;
+		struct topo *t = topo_load(g.gl_pathv[f], err, sizeof(err)); /* --topology FILE */
 		struct counts c;
 
-		while (in && fgets(line, sizeof(line), in))
-			if (line[0] != '#') {
-				line[strcspn(line, "\n")] = '\0';
-				t = topo_load_synthetic(line, err, sizeof(err));
-				break;
-			}
-		if (in)
-			fclose(in);
 		if (!t) {
 			fail("%s: %s", g.gl_pathv[f], err);
 			continue;
@@ -187,6 +179,89 @@ out:
 		close(fd);
 		unlink(path);
 	}
+}
+
+/*
+ * load_text - topo_load of a file holding @text: its fingerprint in @fp, or NULL with the
+ * error in @err.
+ */
+static int load_text(const char *text, char *fp, char *err, size_t errlen)
+{
+	char path[] = "/tmp/pcbench-topo-XXXXXX";
+	int fd = mkstemp(path);
+	struct topo *t = NULL;
+
+	if (fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text))
+		t = topo_load(path, err, errlen);
+	else
+		snprintf(err, errlen, "cannot write %s", path);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	if (t)
+		topo_fingerprint(t, fp);
+	topo_free(t);
+	return t ? 0 : -1;
+}
+
+/*
+ * synthetic_files - --topology FILE with a synthetic description: `#` comments and blank
+ * lines before it are skipped, its line is taken whole (CRLF and trailing blanks cut), XML
+ * is told apart by its start; a file with no description, or a bad one, names the file.
+ */
+static void synthetic_files(void)
+{
+	const char *desc = "pack:2 l3:1 core:3 pu:2(indexes=core:package)";
+	static const char *const same[] = {
+	    "# a comment\n# another\npack:2 l3:1 core:3 pu:2(indexes=core:package)\n",
+	    "\n  # indented comment\n\t\npack:2 l3:1 core:3 pu:2(indexes=core:package)  \n",
+	    "# CRLF\r\npack:2 l3:1 core:3 pu:2(indexes=core:package)\r\n# after\r\n",
+	    "pack:2 l3:1 core:3 pu:2(indexes=core:package)", /* no newline, no comment */
+	    "pack:2 l3:1 core:3 pu:2(indexes=core:package)\npack:9 core:9\n", /* the first only */
+	};
+	char want[17], got[17], err[512], xmlpath[] = "/tmp/pcbench-topo-XXXXXX";
+	struct topo *t = topo_load_synthetic(desc, err, sizeof(err)), *x;
+	char *xml = NULL, *top;
+	int fd = mkstemp(xmlpath);
+
+	if (fd >= 0)
+		close(fd);
+	if (!t || fd < 0) {
+		fail("synthetic_files: %s", err);
+		return;
+	}
+	topo_fingerprint(t, want);
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		if (load_text(same[i], got, err, sizeof(err)))
+			fail("synthetic file %zu: %s", i, err);
+		else if (strcmp(got, want))
+			fail("synthetic file %zu: fingerprint %s, want %s", i, got, want);
+	}
+	if (!load_text("# only\n\n#comments\n", got, err, sizeof(err)) ||
+	    !strstr(err, "neither hwloc XML"))
+		fail("a comments-only file: '%s'", err);
+	if (!load_text("# c\npack:2 nonsense:3\n", got, err, sizeof(err)) ||
+	    !strstr(err, ":2: pack:2 nonsense:3: hwloc cannot parse"))
+		fail("a bad description in a file: '%s'", err);
+	/* XML by its start: `<topology` with no declaration or doctype */
+	if (!topo_export_xml(t, xmlpath, err, sizeof(err)) &&
+	    (xml = infile_read(xmlpath, 0, "XML", NULL, err, sizeof(err))) &&
+	    (top = strstr(xml, "<topology"))) {
+		if (load_text(top, got, err, sizeof(err)) || strcmp(got, want))
+			fail("XML starting with <topology: '%s'", err);
+		top[-1] = '\n'; /* after a blank line: XML still, which hwloc refuses */
+		if (!load_text(top - 1, got, err, sizeof(err)) || strstr(err, "synthetic"))
+			fail("XML after a blank line taken for a synthetic description: '%s'", err);
+	} else
+		fail("XML export for the <topology start: %s", err);
+	free(xml);
+	unlink(xmlpath);
+	x = topo_load("/nonexistent/pcbench.synthetic", err, sizeof(err));
+	if (x || !strstr(err, "a synthetic description"))
+		fail("a missing file: '%s'", err);
+	topo_free(x);
+	topo_free(t);
 }
 
 static void expect_place(const char *desc, const char *policy, int n, const int *want)
@@ -266,6 +341,7 @@ int main(int argc, char **argv)
 	}
 	fixtures(argc > 1 ? argv[1] : ".");
 	xml_roundtrip();
+	synthetic_files();
 	if (!failures)
 		printf("test_topology: ok\n");
 	return failures != 0;

@@ -75,46 +75,97 @@ static long synthetic_pus(const char *desc)
 	return n;
 }
 
+/*
+ * file_synthetic - in the text of a topology file that is not XML, the synthetic
+ * description: the first line neither blank nor starting with `#` (leading blanks
+ * skipped), cut at its end and its trailing blanks, in place; NULL if there is none.
+ * *@line is its line number.
+ */
+static char *file_synthetic(char *text, int *line)
+{
+	*line = 0;
+	for (char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *next = p + len + (p[len] == '\n');
+
+		++*line;
+		p += strspn(p, " \t");
+		if (*p && *p != '#' && *p != '\n' && *p != '\r') {
+			char *end = p + strcspn(p, "\n");
+
+			while (end > p && strchr(" \t\r", end[-1]))
+				end--;
+			*end = 0;
+			return p;
+		}
+		p = next;
+	}
+	return NULL;
+}
+
+/* file_is_xml - the file's text starts (after a byte-order mark and blanks) as XML does. */
+static int file_is_xml(const char *text)
+{
+	if (!strncmp(text, "\xef\xbb\xbf", 3))
+		text += 3;
+	text += strspn(text, " \t\r\n");
+	return !strncmp(text, "<?xml", 5) || !strncmp(text, "<topology", 9);
+}
+
 struct topo *topo_load(const char *spec, char *err, size_t errlen)
 {
 	struct topo *t = xcalloc(1, sizeof(*t));
-	const char *synthetic = NULL, *xml = NULL;
-	char *xmltext = NULL;
-	size_t xmllen = 0;
+	const char *synthetic = NULL, *xml = NULL, *file = NULL;
+	char *text = NULL, where[512] = "";
+	size_t len = 0;
+	int line = 0;
 
 	if (!spec || !strcmp(spec, "host"))
 		spec = "host";
 	else if (!strncmp(spec, "synthetic:", 10))
 		synthetic = spec + 10;
 	else
-		xml = spec;
+		file = spec;
 	t->source = xstrdup(spec);
 	/* Read here, not by hwloc: a FIFO or a device is refused rather than waited on. */
-	if (xml &&
-	    !(xmltext = infile_read(xml, TOPO_XML_MAX, "a topology XML", &xmllen, err, errlen))) {
+	if (file &&
+	    !(text = infile_read(file, TOPO_XML_MAX, "a topology file", &len, err, errlen))) {
 		size_t n = strlen(err);
 
 		if (errno == ENOENT && n < errlen)
 			snprintf(err + n, errlen - n,
-				 " (expected host, synthetic:STRING or an XML file)");
+				 " (expected host, synthetic:STRING, or a file: hwloc XML or a "
+				 "synthetic description)");
 		goto fail_early;
 	}
+	/* A file is XML (lstopo --of xml) or holds a synthetic description (# comments). */
+	if (file && file_is_xml(text))
+		xml = file;
+	else if (file && !(synthetic = file_synthetic(text, &line))) {
+		set_err(err, errlen,
+			"%s: neither hwloc XML (no <?xml or <topology start) nor a synthetic "
+			"description (no line but blanks and # comments)",
+			file);
+		goto fail_early;
+	}
+	if (file && !xml) /* where a bad description came from: "FILE:LINE: " */
+		snprintf(where, sizeof(where), "%.*s:%d: ", (int)(sizeof(where) - 16), file, line);
 	if (hwloc_topology_init(&t->h)) {
 		set_err(err, errlen, "hwloc_topology_init: %s", strerror(errno));
 		goto fail_early;
 	}
 	if (synthetic && synthetic_pus(synthetic) < 0) {
 		set_err(err, errlen,
-			"%s: more than %d PUs (a larger machine than pcbench plans for)", synthetic,
-			TOPO_MAX_PUS);
+			"%s%s: more than %d PUs (a larger machine than pcbench plans for)", where,
+			synthetic, TOPO_MAX_PUS);
 		goto fail;
 	}
 	if (synthetic && hwloc_topology_set_synthetic(t->h, synthetic)) {
-		set_err(err, errlen, "%s: hwloc cannot parse this synthetic description",
+		set_err(err, errlen, "%s%s: hwloc cannot parse this synthetic description", where,
 			synthetic);
 		goto fail;
 	}
-	if (xml && hwloc_topology_set_xmlbuffer(t->h, xmltext, (int)xmllen + 1)) {
+	if (xml && hwloc_topology_set_xmlbuffer(t->h, text, (int)len + 1)) {
 		set_err(err, errlen, "%s: hwloc cannot read this XML: %s", xml, strerror(errno));
 		goto fail;
 	}
@@ -128,7 +179,7 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 			TOPO_MAX_PUS);
 		goto fail;
 	}
-	free(xmltext);
+	free(text);
 	index_pus(t);
 	/* Only a discovered host binds for real; XML and synthetic binding is a no-op. */
 	t->host = !synthetic && !xml && hwloc_topology_is_thissystem(t->h);
@@ -139,7 +190,7 @@ struct topo *topo_load(const char *spec, char *err, size_t errlen)
 fail:
 	hwloc_topology_destroy(t->h);
 fail_early:
-	free(xmltext);
+	free(text);
 	free(t->source);
 	free(t);
 	return NULL;

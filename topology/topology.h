@@ -13,8 +13,10 @@
 struct topo;
 
 /*
- * topo_load - "host" (or NULL), "synthetic:STRING", or the path of an `lstopo --of xml`
- * export. NULL with a reason in @err.
+ * topo_load - "host" (or NULL), "synthetic:STRING", or the path of a file: an `lstopo --of
+ * xml` export (it starts with `<?xml` or `<topology`), or else a synthetic description, the
+ * first line that is neither blank nor a `#` comment (tests/topologies/ *.synthetic). The
+ * one loader of every command's --topology. NULL with a reason in @err.
  */
 struct topo *topo_load(const char *spec, char *err, size_t errlen);
 /* Shorthands for tests. */
@@ -22,7 +24,7 @@ struct topo *topo_load_host(char *err, size_t errlen);
 struct topo *topo_load_synthetic(const char *desc, char *err, size_t errlen);
 void topo_free(struct topo *t);
 
-/* topo_source - what was loaded: "host", "synthetic:...", or the XML path. */
+/* topo_source - what was loaded: "host", "synthetic:...", or the file's path. */
 const char *topo_source(const struct topo *t);
 /*
  * topo_npus - processing units plans may use: every PU of an XML or synthetic topology; on
@@ -46,7 +48,7 @@ int topo_is_host(const struct topo *t);
 void topo_fingerprint(const struct topo *t, char *buf);
 /* The largest topology pcbench loads (PUs); larger ones are refused with a message. */
 #define TOPO_MAX_PUS 65536
-/* The largest topology XML file topo_load reads (65536 PUs need about 25 MiB). */
+/* The largest topology file topo_load reads (an XML of 65536 PUs needs about 25 MiB). */
 #define TOPO_XML_MAX (64LL << 20)
 
 /* topo_export_xml - write the topology as hwloc XML to @path. */

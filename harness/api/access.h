@@ -186,16 +186,20 @@ static inline void pc_spin_pause(unsigned *spins)
 }
 
 /*
- * pc_lock_wait - spin while any bit of @mask is set (smp_cond_load_acquire); every load is
- * reported as a PC_OP_WAIT of the @size bytes at @off, whose being non-zero is exactly the
- * condition (the model parks a vCPU whose core holds the line). Returns the last word.
+ * pc_lock_wait - spin while any of the @size bytes at byte @off of the word is non-zero
+ * (smp_cond_load_acquire on those bytes; the kernel may load the whole word, the condition
+ * is on these bytes only). Every load is reported as a PC_OP_WAIT of exactly those bytes, so
+ * their being non-zero is exactly the condition of the loop: the model parks a vCPU whose
+ * core holds the line only while this loop could not end (harness/model/sim.c). The mask is
+ * made from @off and @size, never given apart from them. Returns the last word.
  */
-static inline int pc_lock_wait_(pc_lock *l, int mask, unsigned off, unsigned size PC_SITE)
+static inline int pc_lock_wait_(pc_lock *l, unsigned off, unsigned size PC_SITE)
 {
+	/* bytes off..off+size-1 of a little-endian word, as qspinlock.h lays it out */
+	const int mask = size >= sizeof(*l) ? -1 : (int)(((1u << (8 * size)) - 1) << (8 * off));
 	unsigned spins = 0;
 
-	(void)off;
-	(void)size;
+	_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "byte @off of a lock word");
 	for (;;) {
 		int v;
 
@@ -231,7 +235,8 @@ static inline void pc_spin_unlock_(pc_lock *l PC_SITE)
 /* xchg of the @size bytes at @off (the bits of @mask); returns the old word */
 #define pc_lock_xchg_part(l, mask, v, off, size)                                                   \
 	PC_CALL(pc_lock_set_part_, l, mask, v, PC_OP_XCHG, off, size)
-#define pc_lock_wait(l, mask, off, size) PC_CALL(pc_lock_wait_, l, mask, off, size)
+/* wait until the @size bytes at byte @off of the word are all zero; returns the word */
+#define pc_lock_wait(l, off, size) PC_CALL(pc_lock_wait_, l, off, size)
 /* Pointers stored in modelled structs (parent, css.parent) are pc_words too. */
 #define pc_load_ptr(p) ((void *)(uintptr_t)pc_load(p))
 #define pc_store_ptr(p, v) pc_store(p, (long)(uintptr_t)(v))

@@ -73,7 +73,8 @@ static const struct opt model_opts[] = {
     OPT_STR("placement", 'P', "NAME", MO, sel.placement,
 	    "a policy or an hwloc location (default: scatter):"),
     OPT_STR("topology", 0, "SPEC", MO, sel.topology,
-	    "host (default) | FILE.xml | synthetic:STRING"),
+	    "host (default) | FILE (hwloc XML, or a synthetic\n"
+	    "description after # comments) | synthetic:STRING"),
     OPT_CALL("param", 'D', "NAME=VALUE", MO, sel, selection_param_opt, OPT_REPEAT,
 	     "set one scenario parameter (repeatable; VALUE may hold spaces)"),
     OPT_CALL("seed", 0, "N", MO, mo, model_opt, 0, "seed of the random interleaving (default 1)"),

@@ -3,7 +3,7 @@
  * model.c - the coherence model (see model.h and docs/model.md): the names of its modes,
  * events and columns, its options, and two helpers of its files (sim.h).
  *
- * Virtual CPUs are ucontext coroutines on the calling thread, each looping over
+ * Virtual CPUs are coroutines (coro.h) on the calling thread, each looping over
  * run(shared, tstate, 1) of the tracing build. Every traced access enters model_hook(),
  * which first lets the scheduler choose who executes the next access (possibly switching
  * away), and then, when this virtual CPU is chosen, records the access in the MESI

@@ -2,7 +2,7 @@
 /*
  * sim.c - one run of the coherence model (see model.h and docs/model.md).
  *
- * Virtual CPUs are ucontext coroutines on the calling thread, each looping over
+ * Virtual CPUs are coroutines (coro.h) on the calling thread, each looping over
  * run(shared, tstate, 1) of the tracing build. Every traced access enters model_hook(),
  * which first lets the scheduler choose who executes the next access (possibly switching
  * away), and then, when this virtual CPU is chosen, records the access in the MESI
@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
+#include <sys/mman.h>
 
 #include "window.h"
 #include "sim.h"
@@ -22,27 +22,51 @@ static struct sim *cur_sim;
 
 /* ---- MESI ---- */
 
+/*
+ * A line's holders are also a bitmap (held_of: s->dwords words), so that finding the
+ * nearest sharer or invalidating the others visits the holders only, in domain order, not
+ * every domain.
+ */
+#define HOLDER(w, m) ((w)*64 + __builtin_ctzll(m))
+
+static uint64_t *held_of(const struct sim *s, const struct lstate *ln)
+{
+	return s->held + (size_t)(ln - s->lines) * (size_t)s->dwords;
+}
+
+static void hold(const struct sim *s, const struct lstate *ln, int d)
+{
+	held_of(s, ln)[d / 64] |= 1ULL << (d % 64);
+}
+
 /* nearest - the domain holding a copy of @ln that is nearest to @d (lowest on ties). */
 static int nearest(const struct sim *s, const struct lstate *ln, int d)
 {
+	const uint8_t *pd = s->pair + (size_t)d * (size_t)s->D;
+	const uint64_t *held = held_of(s, ln);
 	int best = -1;
 
-	for (int i = 0; i < s->D; i++)
-		if (i != d && ln->st[i] != MESI_I &&
-		    (best < 0 || s->pair[d * s->D + i] < s->pair[d * s->D + best]))
-			best = i;
+	for (int w = 0; w < s->dwords; w++)
+		for (uint64_t m = held[w]; m; m &= m - 1) {
+			int i = HOLDER(w, m);
+
+			if (i != d && (best < 0 || pd[i] < pd[best]))
+				best = i;
+		}
 	return best;
 }
 
 static int invalidate_others(const struct sim *s, struct lstate *ln, int d)
 {
+	uint64_t *held = held_of(s, ln);
 	int n = 0;
 
-	for (int i = 0; i < s->D; i++) {
-		if (i != d && ln->st[i] != MESI_I) {
-			ln->st[i] = MESI_I;
-			n++;
-		}
+	for (int w = 0; w < s->dwords; w++) {
+		uint64_t m = held[w] & ~(w == d / 64 ? 1ULL << (d % 64) : 0);
+
+		held[w] ^= m;
+		for (; m; m &= m - 1, n++)
+			ln->st[HOLDER(w, m)] = MESI_I;
 	}
 	return n;
 }
@@ -83,6 +107,7 @@ static void access_line(struct sim *s, struct lstate *ln, int d, int write, stru
 		if (!ln->nvalid)
 			ln->owner = d;
 		ln->nvalid++;
+		hold(s, ln, d);
 	} else {
 		switch (st[d]) {
 		case MESI_M:
@@ -98,6 +123,7 @@ static void access_line(struct sim *s, struct lstate *ln, int d, int write, stru
 		}
 		inval = invalidate_others(s, ln, d);
 		st[d] = MESI_M;
+		hold(s, ln, d);
 		ln->owner = d;
 		ln->nvalid = 1;
 	}
@@ -143,7 +169,7 @@ static void switch_to(struct sim *s, int n)
 
 	s->cur = n;
 	s->v[n].started = 1;
-	swapcontext(&s->v[me].uc, &s->v[n].uc);
+	coro_switch(&s->v[me].co, &s->v[n].co);
 	/* resumed: whoever chose us set s->cur back to us */
 }
 
@@ -168,7 +194,7 @@ static void tick(struct sim *s)
 {
 	if (++s->steps - s->progress_step > s->watchdog || stop_requested) {
 		s->stuck = 1; /* a wait that cannot end here: give up on everyone still running */
-		swapcontext(&s->v[s->cur].uc, &s->main_uc);
+		coro_switch(&s->v[s->cur].co, &s->main_co);
 	}
 }
 
@@ -179,7 +205,7 @@ static void step(struct sim *s)
 
 	if (!s->nactive) { /* everyone waits on a lock: nothing can ever run again */
 		s->stuck = 1;
-		swapcontext(&s->v[s->cur].uc, &s->main_uc);
+		coro_switch(&s->v[s->cur].co, &s->main_co);
 	}
 	n = pick(s);
 	if (n != s->cur)
@@ -189,6 +215,18 @@ static void step(struct sim *s)
 /*
  * park - the calling vCPU spins on a held lock whose line its core holds: every load
  * would hit and change nothing, so it sleeps until someone writes that line.
+ *
+ * The parking rule: a wait-loop load (PC_OP_WAIT) whose reported bytes are non-zero
+ * (lock_busy), by a vCPU whose core holds the line, parks it; any write to the line, by any
+ * vCPU on any core (its SMT sibling too), wakes it to look again. The accessor layer reports
+ * exactly the bytes a wait loop waits on (access.h: pc_lock_wait makes its mask from them,
+ * pc_spin_lock waits on its whole word), so a parked vCPU's loop could not end: the bytes
+ * change only by a write to their line, which wakes it, and it then tests the loop's own
+ * condition again. Parking only leaves out loads that would have hit and seen the lock held;
+ * it cannot keep a vCPU whose wait is over. (Before issue 36, two qspinlock waits reported
+ * the whole word while waiting on 1 and 2 bytes of it: the waiter's own pending bit or tail
+ * kept it parked, and when the holder was its SMT sibling, whose writes leave the line in
+ * their shared core, nothing made it load again.)
  */
 static void park(struct sim *s, int line)
 {
@@ -212,7 +250,7 @@ static void wake(struct sim *s, int line)
 
 /*
  * lock_busy - a lock attempt or a wait-loop load (access.h) whose @size bytes at @addr are
- * non-zero: the lock is held, the wait goes on.
+ * non-zero: the lock is held, the wait goes on (exactly the loop's condition: see park).
  */
 static int lock_busy(enum pc_op op, const volatile void *addr, unsigned size)
 {
@@ -266,7 +304,7 @@ static void stop(struct sim *s, int id)
 	s->v[id].stopped = 1;
 	deactivate(s, id);
 	if (!s->nactive) { /* the last one (or only parked ones are left) */
-		swapcontext(&s->v[id].uc, &s->main_uc);
+		coro_switch(&s->v[id].co, &s->main_co);
 		return; /* not reached */
 	}
 	switch_to(s, pick(s));
@@ -304,6 +342,8 @@ static void sim_free(struct sim *s)
 		free(s->v[i].stack);
 	for (int i = 0; i < s->nlines; i++)
 		free(s->lines[i].st);
+	if (s->held)
+		munmap(s->held, (size_t)s->heldcap * (size_t)s->dwords * sizeof(*s->held));
 	free(s->v);
 	free(s->dom_pkg);
 	free(s->pair);
@@ -351,17 +391,13 @@ static int domains(struct sim *s, const struct topo *t, const int *pus, char *er
 	return 0;
 }
 
-/* vcpu_init - the coroutine of virtual CPU @i (getcontext kept out of model_run's frame). */
+/* vcpu_init - the coroutine of virtual CPU @i. */
 static void vcpu_init(struct sim *s, int i)
 {
 	struct vcpu *v = &s->v[i];
 
 	v->stack = xmalloc(STACK_SIZE);
-	getcontext(&v->uc);
-	v->uc.uc_stack.ss_sp = v->stack;
-	v->uc.uc_stack.ss_size = STACK_SIZE;
-	v->uc.uc_link = &s->main_uc;
-	makecontext(&v->uc, (void (*)(void))vcpu_main, 1, i);
+	coro_make(&v->co, v->stack, STACK_SIZE, vcpu_main, i);
 	v->parked = -1;
 	s->active[s->nactive++] = i;
 }
@@ -388,6 +424,7 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	if (threads < 1 || domains(s, t, pus, err, sizeof(err)))
 		goto fail;
 	out->domains = s->D;
+	s->dwords = (s->D + 63) / 64;
 
 	/* Un-instrumented: setup, per-thread setup, the object table. */
 	pc_trace_hook = NULL;
@@ -412,7 +449,7 @@ int model_run(const struct scenario *traced, const struct bench_cfg *cfg, const 
 	s->v[s->cur].started = 1;
 	pc_trace_hook = model_hook;
 	atomic_store(&window_all_done, 0);
-	swapcontext(&s->main_uc, &s->v[s->cur].uc);
+	coro_switch(&s->main_co, &s->v[s->cur].co);
 	atomic_store(&window_all_done, 0);
 	pc_trace_hook = NULL;
 	cur_sim = NULL;

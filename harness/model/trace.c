@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim.h"
 #include "util.h"
@@ -98,6 +99,29 @@ static int field_at(struct sim *s, uintptr_t a, unsigned size)
 
 /* ---- lines and accesses ---- */
 
+/*
+ * held_grow - room in s->held for the bitmaps of @need lines (zeroed): mapped, not from
+ * the heap (HEAP_AS_BEFORE in sim.h), doubling.
+ */
+static void held_grow(struct sim *s, int need)
+{
+	size_t line = (size_t)s->dwords * sizeof(*s->held), old = (size_t)s->heldcap * line;
+	int cap = s->heldcap ? 2 * s->heldcap : 256;
+	void *p;
+
+	if (need <= s->heldcap)
+		return;
+	while (cap < need)
+		cap *= 2;
+	p = s->held ? mremap(s->held, old, (size_t)cap * line, MREMAP_MAYMOVE)
+		    : mmap(NULL, (size_t)cap * line, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("memory", "model", "out of memory");
+	s->held = p; /* fresh anonymous pages are zero */
+	s->heldcap = cap;
+}
+
 static int line_get(struct sim *s, uintptr_t a, int object)
 {
 	uintptr_t key = a / (uintptr_t)s->o.line_size;
@@ -124,6 +148,7 @@ static int line_get(struct sim *s, uintptr_t a, int object)
 		h = (h + 1) & (s->lcap - 1);
 	}
 	s->lines = sim_grow(s->lines, &s->caplines, s->nlines + 1, sizeof(*s->lines));
+	held_grow(s, s->nlines + 1);
 	s->lines[s->nlines] = (struct lstate){
 	    .addr = key * (uintptr_t)s->o.line_size,
 	    .st = xcalloc((size_t)s->D, 1),

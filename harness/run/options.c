@@ -144,9 +144,10 @@ static const struct opt measure_opts[] = {
 	    "hwloc location such as core:0-3.pu:even or\n"
 	    "package:0.core:0-3.pu:0 (default: scatter):"),
     OPT_STR("topology", 0, "SPEC", struct options, sel.topology,
-	    "host (default) | FILE.xml (lstopo --of xml) |\n"
-	    "synthetic:STRING; a topology that is not this machine's\n"
-	    "can only be planned, with --dry-run"),
+	    "host (default) | FILE (lstopo --of xml, or a synthetic\n"
+	    "description after # comments) | synthetic:STRING; a\n"
+	    "topology that is not this machine's can only be planned,\n"
+	    "with --dry-run"),
     OPT_FLAG("check-host", 0, struct options, check_host,
 	     "with --topology FILE.xml: verify that this host matches\n"
 	     "it, then measure here"),
