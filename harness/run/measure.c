@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* measure.c - the equal-time contention window. */
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -752,6 +753,37 @@ void meas_result(struct measurement *m, struct meas_result *r)
 		prof_window_build(&m->pw, m->prof, m->pt, m->threads);
 		r->prof = &m->pw;
 	}
+}
+
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *probe_main(void *p)
+{
+	pthread_mutex_lock(&probe_lock); /* held by the prober until every thread exists */
+	pthread_mutex_unlock(&probe_lock);
+	return p;
+}
+
+int meas_threads_probe(int n, char *err, size_t errlen)
+{
+	pthread_t *tids = calloc((size_t)n + 1, sizeof(*tids));
+	int made = 0, ret = 0;
+
+	if (!tids) {
+		set_err(err, errlen, "cannot start %d threads: %s", n, strerror(ENOMEM));
+		return -1;
+	}
+	pthread_mutex_lock(&probe_lock);
+	while (made < n - 1 && !(ret = pthread_create(&tids[made], NULL, probe_main, NULL)))
+		made++;
+	pthread_mutex_unlock(&probe_lock);
+	for (int i = 0; i < made; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	if (ret)
+		set_err(err, errlen, "cannot start %d threads: thread %d: %s (a resource limit?)",
+			n, made + 2, strerror(ret));
+	return ret ? -1 : 0;
 }
 
 struct meas_arg {

@@ -180,6 +180,13 @@ void meas_result(struct measurement *m, struct meas_result *r);
 /* meas_reset - make @m ready for another repetition. */
 void meas_reset(struct measurement *m);
 
+/*
+ * meas_threads_probe - @n - 1 threads (a measurement's helpers; the caller is the first)
+ * can exist at once here: created with the default attributes, as Google Benchmark's are,
+ * then joined. 0, or -1 with why in @err (a resource limit: ulimit -v, -u).
+ */
+int meas_threads_probe(int n, char *err, size_t errlen);
+
 /* meas_run - run one measurement with plain pthreads (tests, the overhead benchmark). */
 void meas_run(struct measurement *m);
 
