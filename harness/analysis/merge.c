@@ -173,11 +173,6 @@ static int read_contexts(const struct run_file *runs, int n, struct ctx_copy *cc
 			usage_error("RUN", runs[r].arg, "%s", err);
 		if (!id) /* no run_id in it: the first row's */
 			id = runs[r].t->rows[0][csv_col(runs[r].t, "run_id")];
-		else if (!rows_have_run_id(runs[r].t, id))
-			usage_error("RUN", runs[r].arg,
-				    "context.json's run_id %s is none of its rows' run_id (the "
-				    "first row's: %s): not this run's context",
-				    id, runs[r].t->rows[0][csv_col(runs[r].t, "run_id")]);
 		base = xasprintf("%s%s%s", id, label ? "-" : "", label ? label : "");
 		if (outpath_name_check(id, err, sizeof(err)) ||
 		    (label && outpath_name_check(label, err, sizeof(err))) ||
@@ -185,6 +180,11 @@ static int read_contexts(const struct run_file *runs, int n, struct ctx_copy *cc
 			usage_error("RUN", runs[r].arg,
 				    "run_id%s %s cannot name its file in DIR/contexts: %s",
 				    label ? " and label" : "", base, err);
+		if (!rows_have_run_id(runs[r].t, id))
+			usage_error("RUN", runs[r].arg,
+				    "context.json's run_id %s is none of its rows' run_id (the "
+				    "first row's: %s): not this run's context",
+				    id, runs[r].t->rows[0][csv_col(runs[r].t, "run_id")]);
 		cc[r].name = xasprintf("%s.json", base);
 		for (int k = 2, dup = 1; dup; k++) { /* two CSVs of one run: keep both */
 			dup = 0;
