@@ -96,7 +96,8 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	write_row(run, f, rep, st, why, &r, home);
 	if (job->tb) /* the stopping rule's view of this block (blocks.c) */
 		blocks_record(job->tb, job->k, run->block - 1, st == ST_OK ? ops_s : NAN,
-			      r.xfer_ns);
+			      st == ST_DISTURBED && !strcmp(r.disturbed_by, "remap") ? NULL
+										     : r.xfer_ns);
 	objects_log_add(run->objects, f, rep, &r);
 	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
@@ -610,10 +611,27 @@ static int setup_families(struct measure_run *run)
 	return ngb;
 }
 
+/*
+ * more_line - the last line of a run that exits 5: "2 of 66 comparisons without a verdict
+ * (too few clean blocks): run longer with --budget 180", the budget (or -r) scaled by the
+ * worst comparison's clean blocks needed over obtained, a budget rounded up to 10 s.
+ */
+static void more_line(const struct measure_run *run, const struct run_verdicts *v)
+{
+	const struct options *o = &run->opt;
+
+	printf("%d of %d comparisons without a verdict (too few %s): ", v->no_verdict, v->total,
+	       v->paired ? "clean blocks" : "ok repetitions");
+	if (!v->paired || o->reps_set)
+		printf("run with -r %d\n", (int)ceil(o->repetitions * v->more));
+	else
+		printf("run longer with --budget %.0f\n", ceil(o->budget_s * v->more / 10) * 10);
+}
+
 /* end_run - the end of a measured run: context.json, the report, the exit status. */
 static int end_run(struct measure_run *run, int latest_failed)
 {
-	int no_verdict = 0;
+	struct run_verdicts v = {0};
 
 	/* Measured: a reader going away now loses only messages (stdout is checked at exit). */
 	signal(SIGPIPE, SIG_IGN);
@@ -628,7 +646,7 @@ static int end_run(struct measure_run *run, int latest_failed)
 	/* The verdict: compare's report of this run, on stdout and into the run directory. */
 	if (run->opt.matrix)
 		print_matrix(run);
-	else if (run->done && !run->write_failed && compare_run_report(run->run_dir, &no_verdict))
+	else if (run->done && !run->write_failed && compare_run_report(run->run_dir, &v))
 		run->write_failed = 1;
 	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run->run_dir_shown, run->ok,
 	       run->errors, run->skipped);
@@ -640,8 +658,10 @@ static int end_run(struct measure_run *run, int latest_failed)
 	/* 3 (above), then 1, then 5, then 4, then 0 */
 	if (run->errors || run->write_failed || run->gb_failed || latest_failed)
 		return 1;
-	if (no_verdict > 0)
+	if (v.no_verdict > 0) {
+		more_line(run, &v);
 		return 5;
+	}
 	return run->ok || run->disturbed ? 0 : 4;
 }
 

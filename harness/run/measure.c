@@ -35,6 +35,7 @@
 #define XFER_STOP UINT64_MAX
 
 double (*meas_xfer_hook)(int after, double ns);
+void (*meas_batch_hook)(int tid, double batch_s);
 
 void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
 	       const struct topo *topo, int threads, const int *pus, double window_s,
@@ -206,6 +207,8 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 		int cpu;
 
 		ops += run_ops(m, tstate, *batch);
+		if (meas_batch_hook)
+			meas_batch_hook((int)(slot - m->slots), now_s() - t);
 		t2 = now_s();
 		cpu = sched_getcpu();
 		if (cpu != planned)
@@ -384,7 +387,7 @@ static void noise_check(struct measurement *m)
 			"disturbed: thread %d lost %.1f%% of the window in gaps (batches over "
 			"%gx its median; the host preempted its vCPU; limit %.0f%%)",
 			gap_who, m->lost_frac * 100, NOISE_GAP_K, m->noise_max * 100);
-	else if (m->symmetric && m->threads > 1 && omax &&
+	else if (m->imbalance_min > 0 && m->symmetric && m->threads > 1 && omax &&
 		 (double)omin / (double)omax < m->imbalance_min)
 		disturb(m, NOISE_IMBALANCE,
 			"disturbed: ops_min_thread/ops_max_thread %.2f in a symmetric workload (a "

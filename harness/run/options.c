@@ -196,9 +196,10 @@ static const struct opt measure_opts[] = {
 	     "PCBENCH_NOISE_MAX; off: record the noise, judge nothing)"),
     OPT_DOUBLE("imbalance-min", 0, "R", struct options, imbalance_min, 0, 1,
 	       "expected a ratio in [0, 1] (0: never)",
-	       "...also a window of a symmetric workload (--list) whose\n"
-	       "ops_min_thread/ops_max_thread is under R (default 0.5,\n"
-	       "in [0, 1]; 0: never)"),
+	       "...also, only when asked (R > 0), a window of a symmetric\n"
+	       "workload (--list) whose ops_min_thread/ops_max_thread is\n"
+	       "under R (default 0: off; in [0, 1]). Threads at unequal\n"
+	       "speeds are a result (compare's fairness), not noise"),
     OPT_INT("noise-retries", 0, "N", struct options, noise_retries, 0, 100,
 	    "expected an integer in [0, 100]",
 	    "...at most N times (default 2, in [0, 100]); a row still\n"

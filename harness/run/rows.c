@@ -629,12 +629,14 @@ void progress_end(struct measure_run *run)
 				for (const char *p = noise_kind_names[k]; *p; p++)
 					fputc(*p == '_' ? ' ' : *p, stderr);
 			}
+		fprintf(stderr, "%s (limits: run delay, steal or gaps over %g%%, ",
+			run->disturbed_windows ? ")" : "", run->opt.noise_max_pct);
+		if (run->opt.imbalance_min > 0)
+			fprintf(stderr, "imbalance under %g, ", run->opt.imbalance_min);
 		fprintf(stderr,
-			"%s (limits: run delay, steal or gaps over %g%%, imbalance under %g, "
 			"transfer cost changed over %gx): %d measured again, %d rows left "
 			"disturbed (status disturbed, not in the statistics)\n",
-			run->disturbed_windows ? ")" : "", run->opt.noise_max_pct,
-			run->opt.imbalance_min, RESULTS_REMAP_RATIO, run->retries, run->disturbed);
+			RESULTS_REMAP_RATIO, run->retries, run->disturbed);
 	} else if (run->disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows starved (no operation completed, a "

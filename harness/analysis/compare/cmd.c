@@ -393,13 +393,13 @@ int compare_main(int argc, char **argv)
 	return status;
 }
 
-int compare_run_report(const char *dir, int *no_verdict)
+int compare_run_report(const char *dir, struct run_verdicts *v)
 {
 	char *argv[] = {"compare", (char *)dir, "-o", (char *)dir, NULL};
 	int status = compare_main(4, argv);
 
-	if (no_verdict)
-		*no_verdict = cmp_count_no_verdict(&state);
+	if (v)
+		cmp_count_verdicts(&state, v);
 	return status;
 }
 
