@@ -20,6 +20,7 @@
 #include "pmu_events.h"
 #include "run.h"
 #include "num.h"
+#include "stats.h"
 #include "stop.h"
 #include "util.h"
 
@@ -323,6 +324,41 @@ static void probe_threads(struct measure_run *run)
 }
 
 /*
+ * warn_too_few - at the start: when -r N (blocks, or --design independent's repetitions) or
+ * --max-blocks N is below the fewest a verdict needs for the run's largest table (blocks: 6
+ * for one comparison, 8 for four, after Holm; independent: ok repetitions a side), a
+ * warning with the number needed. Not an error: the run measures, and says no verdict.
+ */
+static void warn_too_few(const struct measure_run *run)
+{
+	const struct options *o = &run->opt;
+	int most = 0, need;
+
+	for (int i = 0; i < run->nfams; i++) {
+		int n = 0;
+
+		for (int j = 0; j < run->nfams; j++)
+			n += !run->fams[i].skip[0] && !run->fams[j].skip[0] &&
+			     same_table(&run->fams[i], &run->fams[j]);
+		most = n - 1 > most ? n - 1 : most;
+	}
+	if (!most || o->matrix)
+		return;
+	need = o->independent ? stats_mwu_reps_needed(most, BLOCKS_ALPHA)
+			      : stats_signrank_blocks_needed(most, BLOCKS_ALPHA);
+	if (o->independent ? o->repetitions < need
+			   : (o->reps_set ? o->repetitions : o->max_blocks) < need)
+		fprintf(stderr,
+			"pcbench: warning: %s %d is below the %d %s a verdict needs for a "
+			"table of %d comparison%s (p < %g after Holm): such comparisons will "
+			"say no verdict\n",
+			o->independent || o->reps_set ? "-r" : "--max-blocks",
+			o->independent || o->reps_set ? o->repetitions : o->max_blocks, need,
+			o->independent ? "ok repetitions a side" : "clean blocks", most,
+			most == 1 ? "" : "s", BLOCKS_ALPHA);
+}
+
+/*
  * prepare - parse and resolve everything a measurement needs (exit 2 on bad input). Returns
  * -1 to measure, or the exit status of a mode that measures nothing (--list, --list-events,
  * --dry-run); @check refuses those instead (hitm record).
@@ -384,6 +420,7 @@ static int prepare(struct measure_run *run, int argc, char **argv, int check)
 		run->opt.independent = 1;
 	if (!run->opt.independent)
 		plan_blocks(run);
+	warn_too_few(run);
 	for (int i = 0; (check || run->opt.with_model) && i < run->nfams; i++)
 		if (bench_unmodelled(run->fams[i].sc))
 			usage_error(check ? "hitm record" : "--with-model", run->fams[i].sc->name,

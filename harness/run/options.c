@@ -153,8 +153,9 @@ static const struct opt measure_opts[] = {
 	     "it, then measure here"),
     OPT_FLAG("dry-run", 0, struct options, dry_run,
 	     "print the plan (thread, PU, core, L3, package, NUMA node,\n"
-	     "pair classes, memory home) and measure nothing; with\n"
-	     "--csv FILE also write the plan as CSV"),
+	     "pair classes, memory home; every family of a sweep) and\n"
+	     "measure nothing; with --csv FILE also write the plan as\n"
+	     "CSV, a row per family and thread"),
     OPT_STR("home", 0, "SPEC", struct options, home,
 	    "memory home of the shared structs: first (thread 0's\n"
 	    "NUMA node, default) | node:N | interleave | each"),
@@ -290,8 +291,8 @@ const struct cmd_help measure_help = {
 	"3 interrupted (SIGINT/SIGTERM: finished rows are kept), 4 everything was skipped\n"
 	"(nothing on this machine could run what was asked), 5 measured, but some\n"
 	"comparison has too few clean blocks (--design independent: ok repetitions) for a\n"
-	"verdict (its row says \"no verdict\" and why). When several apply: 3, then 1, then\n"
-	"5, then 4.\n"
+	"verdict (its row says \"no verdict\" and why; the last line how long to run for\n"
+	"one; make run ends 0). When several apply: 3, then 1, then 5, then 4.\n"
 	"\n"
 	"Examples:\n"
 	"  pcbench                                   the default suite\n"

@@ -262,12 +262,8 @@ static int param_names(struct measure_run *run, const char **cols)
 static int param_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
 {
 	(void)buf;
-	for (int i = 0; i < run->nparam_cols; i++) {
-		v[i] = "";
-		for (int j = 0; scenario_param(x->f->sc, j); j++)
-			if (!strcmp(scenario_param(x->f->sc, j)->name, run->param_cols[i]))
-				v[i] = cfg_value(x->f->cfg, j);
-	}
+	for (int i = 0; i < run->nparam_cols; i++)
+		v[i] = family_param(run, x->f, i);
 	return run->nparam_cols;
 }
 

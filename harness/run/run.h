@@ -125,6 +125,9 @@ void list_scenarios(void);
 /* families.c: build_families - every (scenario, preset, workload, threads, home) selected,
  * resolved and placed, into run->fams (with --matrix: every pair of PUs). */
 void build_families(struct measure_run *run, const struct options *o, const struct topo *topo);
+/* family_param - the value of the run's @i-th param_ column in family @f ("" when its
+ * scenario has no such parameter). */
+const char *family_param(const struct measure_run *run, const struct family *f, int i);
 
 /* tables.c */
 void print_matrix(struct measure_run *run);
