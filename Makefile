@@ -35,24 +35,15 @@ package: build
 	cd $(BUILD) && cpack -G "DEB;RPM"
 
 # The run prints its verdict tables and writes its full report (compare.txt, ...) into its
-# run directory; then, with gnuplot, the plots of the run it just made (also when some
-# measurement failed, or a comparison got no verdict, exit 5: the report flags it). The run says which directory it made through
-# --run-dir-file, so `make run ARGS='-o DIR'` plots DIR. The build is quiet unless it fails
-# (its log: $(BUILD)/build.log). make's status is the run's.
+# run directory; then scripts/make-run plots it with gnuplot (also when some measurement
+# failed, or a comparison got no verdict). make run ARGS='-o DIR' plots DIR. The build is
+# quiet unless it fails (its log: $(BUILD)/build.log). make's status is the run's, except
+# pcbench's 5 (every measurement ended, some comparison without a verdict: its last line
+# says how long to run for one), which is 0 here; 1 to 4 fail.
 run: deps-run configure
 	@cmake --build $(BUILD) -j $(JOBS) >$(BUILD)/build.log 2>&1 || \
 		{ cat $(BUILD)/build.log; echo "make run: the build failed ($(BUILD)/build.log)"; exit 1; }
-	@tmp=$$(mktemp); status=0; ./$(BUILD)/pcbench --run-dir-file "$$tmp" $(ARGS) || status=$$?; \
-	dir=$$(cat "$$tmp"); rm -f "$$tmp"; \
-	if { [ $$status -le 1 ] || [ $$status -eq 5 ]; } && [ -n "$$dir" ]; then \
-		if ! command -v gnuplot >/dev/null 2>&1; then \
-			echo "pcbench plot: gnuplot is not installed, no plots (apt-get install gnuplot-nox)"; \
-		else out=$$(./$(BUILD)/pcbench plot -- "$$dir"); ps=$$?; \
-			if [ $$ps -eq 0 ] || [ $$ps -eq 4 ]; then \
-				echo "plots: $$(printf '%s\n' "$$out" | grep -c '^wrote ') PNGs in $$dir"; \
-			else printf '%s\n' "$$out"; fi; \
-		fi; \
-	fi; exit $$status
+	@./scripts/make-run ./$(BUILD)/pcbench $(ARGS)
 
 # The tests, by ctest label (tests/CMakeLists.txt sets the labels):
 #   make test        every test, every label: lab (ssh fan-out on loopback, Slurm,

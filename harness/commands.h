@@ -31,14 +31,21 @@ void measure_dir_make(struct measure_dir *d);
 /* compare_main - `pcbench compare RUN [RUN2] [options]`. */
 int compare_main(int argc, char **argv);
 extern const struct cmd_help compare_help;
+/* What the end-of-run report found: how many comparisons have no verdict, of how many. */
+struct run_verdicts {
+	int no_verdict; /* ended "no verdict" (too few clean blocks or ok repetitions): exit 5 */
+	int total;	/* comparisons measured */
+	int paired;	/* the block design's analysis (else independent repetitions) */
+	/* the largest, over the comparisons without a verdict, of the clean blocks (or ok
+	 * repetitions a side) needed over those obtained (at least 1); 0 when none */
+	double more;
+};
 /*
  * compare_run_report - `pcbench compare DIR -o DIR`: the end-of-run report of the run in
  * DIR (the summary tables and significant changes on stdout, the full report into DIR).
- * Returns compare_main's status; sets *@no_verdict (when not NULL) to how many comparisons
- * ended "no verdict" (too few clean blocks, or ok repetitions under the independent design:
- * measure exits 5).
+ * Returns compare_main's status; fills *@v (when not NULL).
  */
-int compare_run_report(const char *dir, int *no_verdict);
+int compare_run_report(const char *dir, struct run_verdicts *v);
 /* profile_main - `pcbench profile RUN [--top N]`. */
 int profile_main(int argc, char **argv);
 extern const struct cmd_help profile_help;

@@ -35,9 +35,26 @@ rc=$?
 [ $rc -eq 5 ] || { echo "FAIL: end of run: exit $rc, want 5 (2 blocks: no verdict)"; fail=1; }
 # (or fewer clean blocks: a window starved by a busy machine, the only disturbed kind under
 # --noise-max off, leaves its block out)
-grep -Eq '^\+A .* no verdict .*(2 clean blocks: 6 needed|of 2 blocks disturbed \([0-9]+ starved\))' \
+grep -Eq '^\+A .* no verdict .*(2 clean blocks: 6 needed|used [0-9] of 2 blocks; [0-9] left out \([0-9]+ starved\))' \
 	"$tmp/eout" ||
 	{ echo "FAIL: end of run: no 'no verdict' row saying 6 blocks are needed"; cat "$tmp/eout"; fail=1; }
+# -r 2 under blocks: warned at the start, with the number needed (6 for one comparison).
+grep -q '^pcbench: warning: -r 2 is below the 6 clean blocks a verdict needs for a table of 1 comparison' \
+	"$tmp/eerr" || { echo "FAIL: -r 2: no warning at the start"; cat "$tmp/eerr"; fail=1; }
+# ...as --max-blocks 7 for page_counter's four comparisons (8), and --design independent's
+# -r 3 (4 ok repetitions a side for one comparison); none for enough.
+"$pcbench" -s page_counter -w direct -t 1 --max-blocks 7 --dry-run 2>&1 >/dev/null |
+	grep -q 'warning: --max-blocks 7 is below the 8 clean blocks a verdict needs for a table of 4 comparisons' ||
+	{ echo "FAIL: --max-blocks 7: no warning"; fail=1; }
+"$pcbench" -s page_counter -p v6.0-rc1,+A -w direct -t 1 --design independent -r 3 --dry-run 2>&1 >/dev/null |
+	grep -q 'warning: -r 3 is below the 4 ok repetitions a side a verdict needs' ||
+	{ echo "FAIL: --design independent -r 3: no warning"; fail=1; }
+"$pcbench" -s page_counter -w direct -t 1 --max-blocks 8 --dry-run 2>&1 >/dev/null | grep -q 'warning' &&
+	{ echo "FAIL: --max-blocks 8: a warning for enough blocks"; fail=1; }
+# Exit 5: the last line says how many comparisons lack a verdict and how to get one (-r
+# given: -r scaled by the blocks needed over the clean blocks obtained, 6 / 2 at most).
+tail -1 "$tmp/eout" | grep -Eq '^1 of 1 comparisons without a verdict \(too few clean blocks\): run with -r ([6-9]|1[0-2])$' ||
+	{ echo "FAIL: end of run: the last line: $(tail -1 "$tmp/eout")"; fail=1; }
 [ "$(grep -c '^pcbench: block [0-9]*: ' "$tmp/eerr")" -eq 2 ] ||
 	{ echo "FAIL: want one progress line per block"; cat "$tmp/eerr"; fail=1; }
 [ "$(cat "$tmp/dirfile" 2>/dev/null)" = "$tmp/end" ] ||

@@ -86,12 +86,18 @@ edit() { # edit DIR KEY VALUE: context.json's KEY set to the JSON VALUE
 	python3 -c 'import json,sys; p=sys.argv[1]+"/context.json"; j=json.load(open(p))
 j[sys.argv[2]]=json.loads(sys.argv[3]); json.dump(j,open(p,"w"))' "$1" "$2" "$3"
 }
-for v in '"../../../../tmp/pwned"' '".hidden"' '"-rf"' '"a/b"' '"x\u001b[2J"' "\"$(printf '%0300d' 0)\""; do
+for v in '"../../../../tmp/pwned"' '".hidden"' '"a/b"' '"x\u001b[2J"' "\"$(printf '%0300d' 0)\""; do
 	rm -rf e && cp -r a e && edit e run_id "$v"
 	refuse "run_id $v" "cannot name its file" e
 	rm -rf e && cp -r a e && edit e label "$v"
 	refuse "label $v" "cannot name its file" e
 done
+# A leading '-' is a name like another (it only ever follows a directory, never becomes an
+# argument): pcbench -o -dash makes such a run, and merge takes it (issue 35).
+rm -rf e && cp -r a e && edit e label '"-rf"'
+"$pcbench" merge e -o mdash >/dev/null 2>"$tmp/dash.err" && [ -f mdash/contexts/a--rf.json ] ||
+	{ echo "FAIL: merge of label -rf:"; cat "$tmp/dash.err"; ls mdash/contexts; fail=1; }
+rm -rf mdash
 rm -rf e && cp -r a e && echo '{bad' >e/context.json
 refuse "malformed context.json" "context.json:1" e
 rm -rf e && cp -r a e && rm e/context.json && mkfifo e/context.json

@@ -2,7 +2,8 @@
 # outpaths.sh PCBENCH SRCDIR - every output path pcbench writes (docs/measuring.md, "Output
 # paths"), enumerated from the code:
 #  - every output option (an option named out, csv or run-dir-file in an option table under
-#    harness/) has a row in the table below, or the test fails;
+#    harness/, and measure's --benchmark_out=FILE) has a row in the table below, or the test
+#    fails;
 #  - a file option (FILE) naming a FIFO, a character device (mknod, as root), a symlink to a
 #    FIFO, a directory or a dangling symlink is refused: exit 2, nothing created or changed;
 #  - a directory option (DIR): each file pcbench creates in it (run_files[] in
@@ -28,6 +29,7 @@ PAHOLE=$SRC/tests/fixtures/pahole/holey.txt
 table="harness/run/options.c out DIR | $RUN -o @
 harness/run/options.c csv FILE | $RUN --csv @ -o $T/new
 harness/run/options.c run-dir-file FILE | $RUN --run-dir-file @ -o $T/new
+harness/run/options.c benchmark_out FILE | $RUN --benchmark_out=@ -o $T/new
 harness/model/cli.c out DIR | $MODEL -o @
 harness/model/cli.c csv FILE | $MODEL --csv @
 harness/layout/layout_cmd.c out FILE | layout import $PAHOLE -o @
@@ -39,6 +41,9 @@ harness/analysis/plot.c out DIR | plot $T/run -o @"
 grep -rnE '^[[:space:]]*(OPT_[A-Z_]*\(|\{)"(out|csv|run-dir-file)", [^,]*, "(FILE|DIR)"' "$SRC/harness" |
 	sed -E "s|^$SRC/||; s|:[0-9]+:[[:space:]]*(OPT_[A-Z_]*\(\|\{)\"([a-z-]*)\", [^,]*, \"([A-Z]*)\".*| \2 \3|" |
 	sort -u >"$T/code"
+# Google Benchmark's report file, taken out of argv by take_gb_args (not an option row).
+grep -q '"--benchmark_out="' "$SRC/harness/run/options.c" &&
+	echo "harness/run/options.c benchmark_out FILE" >>"$T/code" && sort -u -o "$T/code" "$T/code"
 printf '%s\n' "$table" | sed 's/ |.*//' | sort -u >"$T/tested"
 if ! cmp -s "$T/code" "$T/tested"; then
 	echo "FAIL: output options in the code and in this test differ (< code, > test):"
@@ -49,6 +54,8 @@ fi
 # The files made inside each kind of directory, from the code.
 run_files=$(sed -n '/^static const char \*const run_files\[\] = {/,/};/p' \
 	"$SRC/harness/run/outputs.c" | grep -o '"[^"]*"' | tr -d '"')
+# (the lock file is named by a macro, RUN_LOCK, in that table)
+run_files="$run_files $(sed -n 's/^#define RUN_LOCK "\([^"]*\)"$/\1/p' "$SRC/harness/run/outputs.c")"
 cmp_files=$(grep -o '"compare[^"]*\.[a-z]*"}' "$SRC/harness/analysis/compare/formats.c" |
 	tr -d '"}')
 [ -n "$run_files" ] && [ -n "$cmp_files" ] || { echo "FAIL: no file names found"; exit 1; }

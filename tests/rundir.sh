@@ -59,14 +59,15 @@ extra=$(cd "$tmp" && find cwd home tmpdir out -mindepth 1 | grep -v '^out/run\(/
 [ -z "$extra" ] || { echo "FAIL: -o DIR created outside DIR:"; echo "$extra"; fail=1; }
 [ -s "$tmp/out/run/results.csv" ] || { echo "FAIL: -o DIR: no results.csv"; fail=1; }
 
-# results/latest that is a directory (not a link) cannot be moved: the run measures, says
-# so and exits 1 (an output could not be written), never 0.
+# results/latest that is a directory (not a link) is never replaced: the run is refused
+# before measuring (exit 2), nothing made (issue 35; before: found after measuring, exit 1).
 rm -rf "$tmp/cwd/"*
 mkdir -p "$tmp/cwd/results/latest"
 (cd "$tmp/cwd" && "$pcbench" $run) >/dev/null 2>"$tmp/err5"
 st=$?
-[ $st -eq 1 ] && grep -q "results/latest:" "$tmp/err5" ||
-	{ echo "FAIL: results/latest a directory: exit $st, want 1:"; cat "$tmp/err5"; fail=1; }
+[ $st -eq 2 ] && grep -q "results/latest: not a symbolic link" "$tmp/err5" &&
+	[ "$(ls -A "$tmp/cwd/results")" = latest ] ||
+	{ echo "FAIL: results/latest a directory: exit $st, want 2:"; cat "$tmp/err5"; fail=1; }
 
 # -o r/ is the run r: its run_id has no slash, and merge takes it.
 (cd "$tmp/cwd" && "$pcbench" $run -o r/) >/dev/null 2>&1

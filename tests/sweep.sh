@@ -35,5 +35,21 @@ sys.exit(0 if v and set(v) == {"64"} else print("FAIL: --benchmark_filter=batch=
 [ $? = 2 ] && grep -q -- '--placement: scatter,pu:0' "$tmp/o" || { no "-P scatter,pu:0 was split"; cat "$tmp/o"; }
 "$pcbench" -s page_counter -p +A -w direct -D batch=32,0 -t 1 --dry-run >"$tmp/o" 2>&1
 [ $? = 2 ] && grep -q 'batch: 32,0' "$tmp/o" || { no "-D batch=32,0 not refused as one value"; cat "$tmp/o"; }
+# --dry-run lists every family of a sweep: 2 batch values x 2 placements, 4 sections, and a
+# plan CSV of one row per (family, thread) with placement and param_* columns.
+"$pcbench" -s page_counter -p +A -w direct -t 2 -D batch=32,64 -P scatter,compact --dry-run \
+	--csv "$tmp/plan.csv" >"$tmp/o" 2>&1 || { no "--dry-run sweep: exit $?"; cat "$tmp/o"; }
+for s in "placement=scatter batch=32" "placement=scatter batch=64" "placement=compact batch=32" \
+	"placement=compact batch=64"; do
+	grep -qx "threads=2 $s" "$tmp/o" || { no "--dry-run sweep: no section 'threads=2 $s'"; cat "$tmp/o"; }
+done
+python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+fams = {(r["scenario"], r["preset"], r["workload"], r["placement"], r["threads"], r["param_batch"])
+        for r in rows}
+ok = len(fams) == 4 and len(rows) == 8 and {r["thread"] for r in rows} == {"0", "1"}
+sys.exit(0 if ok else print("FAIL: --dry-run sweep CSV: families", sorted(fams), len(rows), "rows") or 1)
+' "$tmp/plan.csv" || fail=1
 [ $fail = 0 ] && echo "ok: sweeps"
 exit $fail

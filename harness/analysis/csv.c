@@ -39,22 +39,6 @@ struct csv_writer {
 
 /* ---- writer ---- */
 
-/* canonical - realpath of @path's directory plus its last part (@path need not exist). */
-static char *canonical(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir =
-	    slash ? xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path) : xstrdup(".");
-	char *real = realpath(dir, NULL), *out;
-
-	free(dir);
-	if (!real)
-		return NULL;
-	out = xasprintf("%s/%s", real, slash ? slash + 1 : path);
-	free(real);
-	return out;
-}
-
 static int needs_quotes(const char *s)
 {
 	return s[strcspn(s, ",\"\r\n")] != '\0';
@@ -307,8 +291,8 @@ int csv_same_file(const char *a, const char *b)
 
 	if (!stat(a, &sa) && !stat(b, &sb))
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	ca = canonical(a);
-	cb = canonical(b);
+	ca = outpath_resolve(a);
+	cb = outpath_resolve(b);
 	same = ca && cb && !strcmp(ca, cb);
 	free(ca);
 	free(cb);

@@ -88,6 +88,7 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 		free(tmp);
 		return -1;
 	}
+	fchmod(fd, outfile_mode()); /* every output's mode, not mkstemp's 0600 */
 	close(fd);
 	outfile_track(tmp, 1);
 	argv[k++] = (char *)gnuplot;

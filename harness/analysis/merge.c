@@ -15,6 +15,7 @@
 
 #include "commands.h"
 #include "infile.h"
+#include "esc.h"
 #include "outfile.h"
 #include "outpath.h"
 #include "results.h"
@@ -132,6 +133,17 @@ struct ctx_copy {
 	char *text; /* its JSON, as written there */
 };
 
+/* rows_have_run_id - some row of @t has run_id @id. */
+static int rows_have_run_id(const struct csv_table *t, const char *id)
+{
+	int c = csv_col(t, "run_id");
+
+	for (int i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i][c], id))
+			return 1;
+	return 0;
+}
+
 /*
  * read_contexts - each run's context.json, parsed, and its name RUN_ID[-LABEL][.K].json
  * (K for a second CSV of one run): a context.json that cannot be read, or a run_id or label
@@ -168,6 +180,11 @@ static int read_contexts(const struct run_file *runs, int n, struct ctx_copy *cc
 			usage_error("RUN", runs[r].arg,
 				    "run_id%s %s cannot name its file in DIR/contexts: %s",
 				    label ? " and label" : "", base, err);
+		if (!rows_have_run_id(runs[r].t, id))
+			usage_error("RUN", runs[r].arg,
+				    "context.json's run_id %s is none of its rows' run_id (the "
+				    "first row's: %s): not this run's context",
+				    id, runs[r].t->rows[0][csv_col(runs[r].t, "run_id")]);
 		cc[r].name = xasprintf("%s.json", base);
 		for (int k = 2, dup = 1; dup; k++) { /* two CSVs of one run: keep both */
 			dup = 0;
@@ -381,6 +398,7 @@ int merge_main(int argc, char **argv)
 	fd = mkstemp(csv_tmp);
 	if (fd < 0)
 		usage_error("--out", dir, "%s: %s", csv_path, strerror(errno));
+	fchmod(fd, outfile_mode()); /* results.jsonl's mode, not mkstemp's 0600 */
 	close(fd);
 	outfile_track(csv_tmp, 1);
 	w = csv_create(csv_tmp, M.cols, ncols, CSV_INSIDE, err, sizeof(err));
@@ -425,8 +443,16 @@ int merge_main(int argc, char **argv)
 		return 1;
 	}
 	free(csv_tmp);
-	printf("merged %d run%s (%d rows, %d columns) into %s; %d context%s in %s/contexts\n", n,
-	       n == 1 ? "" : "s", nrows, ncols, csv_path, copied, copied == 1 ? "" : "s", dir);
+	{
+		char *csv_shown = esc_text(csv_path), *dir_shown = esc_text(dir);
+
+		printf("merged %d run%s (%d rows, %d columns) into %s; %d context%s in "
+		       "%s/contexts\n",
+		       n, n == 1 ? "" : "s", nrows, ncols, csv_shown, copied,
+		       copied == 1 ? "" : "s", dir_shown);
+		free(csv_shown);
+		free(dir_shown);
+	}
 	free(csv_path);
 	free(jl_path);
 	return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gnuplot.h"
+#include "esc.h"
 #include "outfile.h"
 #include "plot.h"
 #include "stop.h"
@@ -79,7 +80,12 @@ int plot_gnuplot(struct plot *p, const char *script, const char *png, char *cons
 		p->failed += !stop_requested;
 		return -1;
 	}
-	printf("wrote %s\n", png);
+	{
+		char *shown = esc_text(png);
+
+		printf("wrote %s\n", shown);
+		free(shown);
+	}
 	p->written++;
 	if (p->keep)
 		write_redraw(p, script, png, args);

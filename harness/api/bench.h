@@ -52,8 +52,8 @@ struct bench_workload {
 };
 /*
  * Workload flags. BENCH_SYMMETRIC: every thread runs the same operations on equally shared
- * state, so an undisturbed window gives them about equal operation counts; a window whose
- * ops_min_thread / ops_max_thread is under --imbalance-min is disturbed (--list says which).
+ * state; with --imbalance-min R (an opt-in, off by default) a window whose
+ * ops_min_thread / ops_max_thread is under R is disturbed (--list says which workloads).
  */
 #define BENCH_SYMMETRIC 1u
 

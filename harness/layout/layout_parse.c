@@ -34,6 +34,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <search.h>
 #include <string.h>
 
 #include "num.h"
@@ -60,7 +61,75 @@ struct parser {
 	int layout_line; /* line of the "layout" line, 0 while not seen */
 	int desc_line;
 	const char *comment; /* the current line's comment (after '#'), or NULL */
+	/*
+	 * Lookups in O(log n), so that a file parses in time linear in its size (about): the
+	 * struct names, and the open struct's field names and the byte spans of its fields
+	 * (tsearch trees of struct pkey; a span compares equal to one it overlaps).
+	 */
+	void *snames, *fnames, *spans;
 };
+
+/* A tree key: a name and its index (a struct's in l->structs, a field's in s->fields), or
+ * a field's byte span [start, end). */
+struct pkey {
+	size_t start, end;
+	int idx;
+	char name[];
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct pkey *)a)->name, ((const struct pkey *)b)->name);
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct pkey *x = a, *y = b;
+
+	return x->end <= y->start ? -1 : y->end <= x->start ? 1 : 0;
+}
+
+/* key_new - a tree key; NULL when out of memory. */
+static struct pkey *key_new(const char *name, size_t start, size_t end, int idx)
+{
+	size_t n = name ? strlen(name) : 0;
+	struct pkey *k = malloc(sizeof(*k) + n + 1);
+
+	if (k) {
+		k->start = start;
+		k->end = end;
+		k->idx = idx;
+		memcpy(k->name, name ? name : "", n + 1);
+	}
+	return k;
+}
+
+/* key_find - the index stored under @name in @root, or -1. */
+static int key_find(void *const *root, const char *name)
+{
+	struct pkey *k = key_new(name, 0, 0, -1);
+	struct pkey **hit = k ? tfind(k, root, cmp_name) : NULL;
+
+	free(k);
+	return hit ? (*hit)->idx : -1;
+}
+
+/* key_add - @k into @root (it is not there); -1 when out of memory. */
+static int key_add(void **root, struct pkey *k, int (*cmp)(const void *, const void *))
+{
+	if (k && tsearch(k, root, cmp))
+		return 0;
+	free(k);
+	return -1;
+}
+
+/* fields_done - the open struct's trees are dropped (at its end, or the file's). */
+static void fields_done(struct parser *p)
+{
+	tdestroy(p->fnames, free);
+	tdestroy(p->spans, free);
+	p->fnames = p->spans = NULL;
+}
 
 static void fail(struct parser *p, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -159,13 +228,12 @@ static int find_kind(const char *s)
 	return -1;
 }
 
-/* Index of struct @name among the first @n structs of @l, or -1. */
-static int struct_index(const struct layout *l, int n, const char *name)
+/* Index of struct @name among the first @n structs of @p's layout, or -1. */
+static int struct_index(const struct parser *p, int n, const char *name)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(l->structs[i].name, name))
-			return i;
-	return -1;
+	int i = key_find(&p->snames, name);
+
+	return i < n ? i : -1;
 }
 
 static int parse_layout_line(struct parser *p, int line, char **tok, int ntok)
@@ -228,7 +296,7 @@ static int parse_struct_line(struct parser *p, int line, char **tok, int ntok)
 		fail(p, line, "struct %s: struct name is reserved for a field kind", tok[1]);
 		return -1;
 	}
-	dup = struct_index(l, l->nstructs, tok[1]);
+	dup = struct_index(p, l->nstructs, tok[1]);
 	if (dup >= 0) {
 		fail(p, line, "struct %s: duplicate struct name (first at line %d)", tok[1],
 		     l->structs[dup].line);
@@ -268,6 +336,10 @@ static int parse_struct_line(struct parser *p, int line, char **tok, int ntok)
 		l->structs = n;
 		p->scap = cap;
 	}
+	if (key_add(&p->snames, key_new(tok[1], 0, 0, l->nstructs), cmp_name)) {
+		fail(p, line, "out of memory");
+		return -1;
+	}
 	s = &l->structs[l->nstructs];
 	memset(s, 0, sizeof(*s));
 	strcpy(s->name, tok[1]);
@@ -298,8 +370,9 @@ static int parse_field_line(struct parser *p, int line, char **tok, int ntok)
 	struct layout_struct *s = &l->structs[p->open];
 	struct layout_field *f;
 	const char *name = tok[0];
+	struct pkey *span;
 	size_t off, size;
-	int kind, type = -1;
+	int kind, type = -1, dup;
 
 	if (ntok < 3 || ntok > 4) {
 		fail(p, line, "expected a field 'NAME OFFSET SIZE [KIND]' or 'end'");
@@ -312,13 +385,11 @@ static int parse_field_line(struct parser *p, int line, char **tok, int ntok)
 		     LAYOUT_NAME_MAX, name, LAYOUT_NAME_MAX);
 		return -1;
 	}
-	for (int i = 0; i < s->nfields; i++) {
-		if (!strcmp(s->fields[i].name, name)) {
-			fail(p, line,
-			     "field %s: duplicate field name in struct %s (first at line %d)", name,
-			     s->name, s->fields[i].line);
-			return -1;
-		}
+	dup = key_find(&p->fnames, name);
+	if (dup >= 0) {
+		fail(p, line, "field %s: duplicate field name in struct %s (first at line %d)",
+		     name, s->name, s->fields[dup].line);
+		return -1;
 	}
 	if (parse_num(tok[1], &off)) {
 		fail(p, line, "field %s: bad offset number '%s'", name, tok[1]);
@@ -330,7 +401,7 @@ static int parse_field_line(struct parser *p, int line, char **tok, int ntok)
 	}
 	kind = ntok == 4 ? find_kind(tok[3]) : LK_PLAIN;
 	if (kind < 0) {
-		type = struct_index(l, p->open, tok[3]);
+		type = struct_index(p, p->open, tok[3]);
 		if (type < 0) {
 			fail(p, line,
 			     "field %s: unknown kind '%s' (want atomic, ptr, lock, array, plain or "
@@ -357,15 +428,28 @@ static int parse_field_line(struct parser *p, int line, char **tok, int ntok)
 		     name, kind_names[kind], off, natural_align(size));
 		return -1;
 	}
-	for (int i = 0; size && i < s->nfields; i++) {
+	span = size ? key_new(NULL, off, off + size, s->nfields) : NULL;
+	if (size && !span) {
+		fail(p, line, "out of memory");
+		return -1;
+	}
+	/* an overlap (the tree finds one): the first field it overlaps, as in the file */
+	for (int i = 0, hit = span && tfind(span, &p->spans, cmp_span); hit && i < s->nfields;
+	     i++) {
 		const struct layout_field *o = &s->fields[i];
 
 		if (o->size && off < o->offset + o->size && o->offset < off + size) {
+			free(span);
 			fail(p, line, "field %s: [%zu, %zu) overlaps field %s [%zu, %zu) (line %d)",
 			     name, off, off + size, o->name, o->offset, o->offset + o->size,
 			     o->line);
 			return -1;
 		}
+	}
+	if ((span && key_add(&p->spans, span, cmp_span)) ||
+	    key_add(&p->fnames, key_new(name, 0, 0, s->nfields), cmp_name)) {
+		fail(p, line, "out of memory");
+		return -1;
 	}
 	if (s->nfields == p->fcap) {
 		int cap = p->fcap ? 2 * p->fcap : 8;
@@ -439,6 +523,7 @@ static int parse_line(struct parser *p, int line, char *s)
 				return -1;
 			}
 			p->open = -1;
+			fields_done(p);
 			return 0;
 		}
 		if (!strcmp(first, "struct") || !strcmp(first, "layout") ||
@@ -516,6 +601,8 @@ struct layout *layout_parse(const char *text, const char *source, char *err, siz
 		rc = -1;
 	}
 	free(buf);
+	fields_done(&p);
+	tdestroy(p.snames, free);
 	if (rc) {
 		layout_free(p.l);
 		return NULL;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* esc.c - control characters and invalid UTF-8 escaped for printing (esc.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,9 +32,13 @@ static size_t keep(const unsigned char *s)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3f);
 	}
-	/* overlong, surrogate, beyond U+10FFFF, or a C1 control */
+	/* overlong, surrogate, beyond U+10FFFF, a C1 control, or a bidi control (the marks
+	 * U+061C, U+200E, U+200F, the embeddings and overrides U+202A..U+202E, the isolates
+	 * U+2066..U+2069: they reorder what follows them on the line) */
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f) || cp == 0x61c ||
+	    cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069))
 		return 0;
 	return n;
 }
@@ -70,6 +75,30 @@ char *esc_text(const char *s)
 		}
 	}
 	return b.p;
+}
+
+size_t esc_buf(char *dst, size_t len, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k = 0;
+
+	while (*p && len && k < len - 1) {
+		size_t n = keep(p);
+
+		if (n && k + n < len) {
+			memcpy(dst + k, p, n);
+			k += n;
+			p += n;
+		} else if (!n && k + 4 < len) {
+			snprintf(dst + k, 5, "\\x%02x", *p++);
+			k += 4;
+		} else {
+			break;
+		}
+	}
+	if (len)
+		dst[k] = '\0';
+	return k;
 }
 
 void esc_inplace(char **s)

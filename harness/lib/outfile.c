@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "outfile.h"
 
+#include "esc.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -78,17 +80,17 @@ void outfile_cleanup(void)
 	for (int i = 0; i < MAX_OPEN; i++)
 		if (open_tmp[i])
 			unlink(open_tmp[i]);
-	for (int i = 0; i < MAX_OPEN; i++)
+	for (int i = MAX_OPEN - 1; i >= 0; i--) /* the newest first: a run dir, then results/ */
 		if (open_tmp[i])
 			rmdir(open_tmp[i]);
 }
 
-static mode_t current_umask(void)
+mode_t outfile_mode(void)
 {
 	mode_t m = umask(022);
 
 	umask(m);
-	return m;
+	return 0666 & ~m;
 }
 
 /* fail - "PATH: why" into @err, or (@err NULL) "pcbench: PATH: why" on stderr. */
@@ -96,8 +98,12 @@ static int fail(const char *path, int e, char *err, size_t errlen)
 {
 	if (err)
 		set_err(err, errlen, "%s: %s", path, strerror(e ? e : EIO));
-	else
-		fprintf(stderr, "pcbench: %s: %s\n", path, strerror(e ? e : EIO));
+	else {
+		char *shown = esc_text(path); /* a control character printed escaped */
+
+		fprintf(stderr, "pcbench: %s: %s\n", shown, strerror(e ? e : EIO));
+		free(shown);
+	}
 	return -1;
 }
 
@@ -135,7 +141,7 @@ static int open_common(struct outfile *o, const char *path, int follow, char *er
 	o->sink = xcalloc(1, sizeof(*o->sink));
 	fd = mkstemp(o->tmp);
 	if (fd >= 0 && (o->f = sink_open(o->sink, fd))) {
-		fchmod(fd, 0666 & ~current_umask());
+		fchmod(fd, outfile_mode());
 		o->path = target;
 		o->follow = follow;
 		outfile_track(o->tmp, 1);

@@ -16,6 +16,7 @@
 #define PCBENCH_OUTFILE_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 struct outfile {
 	FILE *f;	   /* write here */
@@ -64,6 +65,12 @@ void outfile_cleanup(void);
  * 0, or the errno of the first failure.
  */
 int outfile_fclose_sync(FILE *f);
+
+/*
+ * outfile_mode - the mode of every file pcbench writes: 0666 less the umask (a temp file of
+ * mkstemp, 0600, gets it before it is renamed into place).
+ */
+mode_t outfile_mode(void);
 
 /* outfile_write_all - write @len bytes of @buf to @path through the steps above. */
 int outfile_write_all(const char *path, const void *buf, size_t len);

@@ -263,6 +263,27 @@ char *outpath_target(const char *path, int follow, char *err, size_t errlen)
 	return real;
 }
 
+char *outpath_resolve(const char *path)
+{
+	char *real = realpath(path, NULL), *dir, *slash, *dreal;
+	const char *base;
+
+	if (real)
+		return real;
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	base = slash ? path + (slash - dir) + 1 : path;
+	if (slash)
+		*slash = '\0';
+	dreal = realpath(!slash ? "." : dir[0] ? dir : "/", NULL);
+	free(dir);
+	if (!dreal)
+		return NULL;
+	real = xasprintf("%s/%s", strcmp(dreal, "/") ? dreal : "", base);
+	free(dreal);
+	return real;
+}
+
 int outpath_name_check(const char *name, char *err, size_t errlen)
 {
 	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -276,8 +297,8 @@ int outpath_name_check(const char *name, char *err, size_t errlen)
 	else if (strspn(name, ok) != n)
 		set_err(err, errlen, "byte %zu is not one of letters, digits and \"%s\"",
 			strspn(name, ok) + 1, "._+-:,=@");
-	else if (name[0] == '.' || name[0] == '-')
-		set_err(err, errlen, "starts with '%c', not a plain file name", name[0]);
+	else if (name[0] == '.')
+		set_err(err, errlen, "starts with '.', not a plain file name");
 	else
 		return 0;
 	return -1;

@@ -67,9 +67,18 @@ int outpath_open_named(const char *path, int flags, char *err, size_t errlen);
 char *outpath_target(const char *path, int follow, char *err, size_t errlen);
 
 /*
+ * outpath_resolve - @path as an absolute name without links: its realpath when it exists
+ * (a final link followed, as a write to a named path follows it), else its directory's
+ * realpath and its last component. A new string, or NULL when the directory does not
+ * resolve.
+ */
+char *outpath_resolve(const char *path);
+
+/*
  * outpath_name_check - @name, taken from data, can be one component of a path: 1 to 200
- * bytes of letters, digits and "._+-:,=@", not starting with '.' or '-'. 0, or -1 with the
- * reason in @err.
+ * bytes of letters, digits and "._+-:,=@", not starting with '.' (a leading '-' is fine:
+ * such a name is only ever used after a directory, never as an argument). 0, or -1 with
+ * the reason in @err.
  */
 int outpath_name_check(const char *name, char *err, size_t errlen);
 

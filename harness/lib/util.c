@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "util.h"
 
+#include "esc.h"
+#include "outfile.h"
+
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -47,7 +50,7 @@ static __attribute__((format(printf, 3, 0), noreturn)) void
 vdie(const char *what, const char *value, const char *fmt, va_list ap)
 {
 	/* On the stack: the hook may be here for lack of memory. */
-	char why[4096], msg[sizeof(why) + 512];
+	char why[4096], msg[sizeof(why) + 512], shown[sizeof(msg)];
 	const char *w = why;
 	size_t vl;
 
@@ -59,7 +62,9 @@ vdie(const char *what, const char *value, const char *fmt, va_list ap)
 	if (vl && !strncmp(why, value, vl) && !strncmp(why + vl, ": ", 2))
 		w = why + vl + 2;
 	snprintf(msg, sizeof(msg), "%s: %s: %s", what, value, w);
-	fprintf(stderr, "pcbench: %s\n", msg);
+	/* a path or name holding a control or bidi character is printed escaped (esc.h) */
+	esc_buf(shown, sizeof(shown), msg);
+	fprintf(stderr, "pcbench: %s\n", shown);
 	if (after_create) { /* outputs exist: they get their end, and it is a failure, 1 */
 		/*
 		 * One caller runs the hook (another thread failing meanwhile waits here until
@@ -73,7 +78,12 @@ vdie(const char *what, const char *value, const char *fmt, va_list ap)
 		fflush(NULL);
 		_exit(1);
 	}
-	/* Nothing was measured: skip atexit work (and leak checks of a half-built run). */
+	/*
+	 * Nothing was measured: a refusal leaves no file (what a command made on its way, a
+	 * header-only CSV, its new directory, is registered with outfile_track), and skips
+	 * atexit work (and leak checks of a half-built run).
+	 */
+	outfile_cleanup();
 	fflush(NULL);
 	_exit(2);
 }

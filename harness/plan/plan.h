@@ -21,9 +21,10 @@ struct family {
 	struct bench_cfg *cfg;
 	const char *placement;
 	int threads;
-	int *pus;		     /* OS PU of each thread; NULL when skipped */
-	char *cpus;		     /* "0;1": the OS PUs, in thread order; NULL when skipped */
-	char skip[200];		     /* why the family cannot run here, or "" */
+	int *pus;	/* OS PU of each thread; NULL when skipped */
+	char *cpus;	/* "0;1": the OS PUs, in thread order; NULL when skipped */
+	char skip[200]; /* why the family cannot run here, or "" */
+	int skip_error; /* measure: the skip is an error row (its threads cannot be created) */
 	const char *home_spec;	     /* first | node:N | interleave */
 	const struct layout *layout; /* --layout, resolved once (layout_get), or NULL */
 	const char *layout_name;     /* its name as given */

@@ -66,24 +66,25 @@ void blocks_judge(struct bl_table *t, double precision, int fixed, int max)
 {
 	double *vb = xcalloc((size_t)t->blocks + 1, sizeof(double));
 	double *vo = xcalloc((size_t)t->blocks + 1, sizeof(double));
-	int *clean = xcalloc((size_t)t->blocks + 1, sizeof(int));
+	int base_clean = 0;
 
-	t->nclean = t->met = 0;
+	t->met = 0;
 	t->worst = NAN;
-	for (int b = 0; b < t->blocks; b++) {
-		clean[b] = 1;
-		for (int k = 0; k < t->n; k++)
-			clean[b] &= !isnan(t->val[k][b]);
-		clean[b] &= !results_remapped(t->xlo[b], t->xhi[b]); /* two host mappings */
-		t->nclean += clean[b];
-	}
+	/* a table of its base alone: its clean blocks */
+	for (int b = 0; b < t->blocks; b++)
+		base_clean += !isnan(t->val[0][b]) && !results_remapped(t->xlo[b], t->xhi[b]);
+	t->nclean = t->n > 1 ? t->blocks : base_clean;
 	for (int k = 1; k < t->n; k++) {
 		struct block_change bc;
 		int m = 0;
 
+		/* the comparison's blocks: its two windows clean, the block on one mapping */
 		for (int b = 0; b < t->blocks; b++)
-			if (clean[b])
+			if (!isnan(t->val[0][b]) && !isnan(t->val[k][b]) &&
+			    !results_remapped(t->xlo[b], t->xhi[b]))
 				vb[m] = t->val[0][b], vo[m++] = t->val[k][b];
+		if (m < t->nclean)
+			t->nclean = m;
 		if (stats_block_change(vb, vo, m, BLOCKS_SEED, &bc)) {
 			t->worst = INFINITY;
 			continue;
@@ -98,7 +99,6 @@ void blocks_judge(struct bl_table *t, double precision, int fixed, int max)
 		t->done = (t->nclean >= t->need && t->met == t->n - 1) || t->blocks >= max;
 	free(vb);
 	free(vo);
-	free(clean);
 }
 
 double blocks_window_cost(double window_s)

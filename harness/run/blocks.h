@@ -33,7 +33,7 @@ struct bl_table {
 	int cap;      /* of each val[k] */
 	double **val; /* [k][b]: ops/s of preset k in block b if its window was clean, else NaN */
 	double *xlo, *xhi; /* [b]: the lowest and highest transfer probe of block b's windows */
-	int nclean;	   /* blocks in which every preset's window was clean */
+	int nclean;	   /* the fewest clean blocks of a comparison (its base alone: its own) */
 	int met;	   /* comparisons whose ci half-width is within the target */
 	double worst;	   /* the largest ci half-width of its comparisons (NaN: not yet known) */
 	int done;	   /* no more blocks: target reached, block count reached, or max blocks */
@@ -45,15 +45,18 @@ void blocks_table_free(struct bl_table *t);
 
 /* blocks_record - preset @k's window in block @b (0-based) of @t: @ops_per_s, or NaN when
  * the window was not clean (disturbed, failed), and its transfer probes @xfer_ns (before and
- * after; NaN when not taken). A block whose probes span more than RESULTS_REMAP_RATIO was
- * measured on two host mappings: it is not clean (blocks_judge). */
+ * after; NaN when not taken; NULL: not counted, a window disturbed by its own remap, which
+ * leaves out only its comparisons). A block whose probes span more than
+ * RESULTS_REMAP_RATIO was measured on two host mappings: it is not clean (blocks_judge). */
 void blocks_record(struct bl_table *t, int k, int b, double ops_per_s, const double xfer_ns[2]);
 
 /*
- * blocks_judge - after a block of @t: its clean blocks, and for each comparison the ci
- * half-width of the median per-block ratio (stats_block_change, the bootstrap compare
- * reports); @t->done when every comparison has @t->need clean blocks and a half-width of
- * at most @precision (%), when @fixed blocks (> 0: -r) were measured, or at @max blocks.
+ * blocks_judge - after a block of @t: for each comparison its clean blocks (those in which
+ * both its windows, the base's and its preset's, were clean and the block's windows were
+ * measured on one host mapping: as compare counts them) and the ci half-width of the median
+ * per-block ratio (stats_block_change, the bootstrap compare reports); @t->done when every
+ * comparison has @t->need clean blocks and a half-width of at most @precision (%), when
+ * @fixed blocks (> 0: -r) were measured, or at @max blocks.
  */
 void blocks_judge(struct bl_table *t, double precision, int fixed, int max);
 

@@ -20,6 +20,7 @@
 #include "pmu_events.h"
 #include "run.h"
 #include "num.h"
+#include "stats.h"
 #include "stop.h"
 #include "util.h"
 
@@ -96,7 +97,8 @@ static void family_thread(void *arg, int tid, struct gb_result *res)
 	write_row(run, f, rep, st, why, &r, home);
 	if (job->tb) /* the stopping rule's view of this block (blocks.c) */
 		blocks_record(job->tb, job->k, run->block - 1, st == ST_OK ? ops_s : NAN,
-			      r.xfer_ns);
+			      st == ST_DISTURBED && !strcmp(r.disturbed_by, "remap") ? NULL
+										     : r.xfer_ns);
 	objects_log_add(run->objects, f, rep, &r);
 	if (f->matrix_ns && st == ST_OK) /* ns per one-way transfer, for the matrix table */
 		f->matrix_ns[f->matrix_n++] = r.duration_s * 1e9 / (double)r.ops;
@@ -151,9 +153,11 @@ static void fail_after_create(void *arg, const char *msg)
 	utc_now(run->ctx.end, sizeof(run->ctx.end));
 	write_context(run);
 	close_outputs(run);
-	fprintf(
-	    stderr, "pcbench: the run stopped on that error: %d of %d measurements kept in %s%s\n",
-	    run->done, run->total, run->run_dir, f ? " (the last one as a status=error row)" : "");
+	fprintf(stderr,
+		"pcbench: the run stopped on that error: %d of %d measurements kept in %s%s\n",
+		run->done, run->total, run->run_dir_shown,
+		f ? " (the last one as a status=error row)" : "");
+	outputs_unlock(run);
 }
 
 /* load_topology - the --topology source; a foreign one only plans (or is checked). */
@@ -187,31 +191,6 @@ static struct topo *load_topology(struct measure_run *run, const struct options 
 		o->sel.topology, fp);
 	topo_free(t);
 	return host;
-}
-
-/*
- * link_latest - results/latest points at the newest run directory, but only for a run
- * directory under ./results/ (the default, or -o results/NAME): a run elsewhere leaves
- * this directory alone.
- */
-static int link_latest(struct measure_run *run)
-{
-	char dir[PATH_MAX], results[PATH_MAX];
-	size_t n;
-
-	if (!realpath(run->run_dir, dir) || !realpath("results", results))
-		return 0;
-	n = strlen(results);
-	if (strncmp(dir, results, n) || dir[n] != '/')
-		return 0;
-	unlink("results/latest.tmp");
-	if (symlink(dir + n + 1, "results/latest.tmp") ||
-	    rename("results/latest.tmp", "results/latest")) {
-		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
-		unlink("results/latest.tmp");
-		return -1; /* an output that could not be written: exit 1 */
-	}
-	return 0;
 }
 
 /* write_run_dir_file - --run-dir-file FILE: the run directory's path and a newline. */
@@ -317,6 +296,69 @@ static void plan_blocks(struct measure_run *run)
 }
 
 /*
+ * probe_threads - a family whose threads cannot be created here (a resource limit) is not
+ * measured: it gets status=error rows saying why (setup_families), and the run exit 1.
+ */
+static void probe_threads(struct measure_run *run)
+{
+	int ok_upto = 1, bad_from = INT_MAX;
+
+	for (int i = 0; i < run->nfams; i++) {
+		struct family *f = &run->fams[i];
+
+		if (f->skip[0] || f->threads <= ok_upto)
+			continue;
+		if (f->threads < bad_from &&
+		    !meas_threads_probe(f->threads, f->skip, sizeof(f->skip))) {
+			ok_upto = f->threads;
+			continue;
+		}
+		if (f->threads < bad_from)
+			bad_from = f->threads;
+		else
+			snprintf(f->skip, sizeof(f->skip),
+				 "cannot start %d threads: %d could not start (a resource limit?)",
+				 f->threads, bad_from);
+		f->skip_error = 1;
+	}
+}
+
+/*
+ * warn_too_few - at the start: when -r N (blocks, or --design independent's repetitions) or
+ * --max-blocks N is below the fewest a verdict needs for the run's largest table (blocks: 6
+ * for one comparison, 8 for four, after Holm; independent: ok repetitions a side), a
+ * warning with the number needed. Not an error: the run measures, and says no verdict.
+ */
+static void warn_too_few(const struct measure_run *run)
+{
+	const struct options *o = &run->opt;
+	int most = 0, need;
+
+	for (int i = 0; i < run->nfams; i++) {
+		int n = 0;
+
+		for (int j = 0; j < run->nfams; j++)
+			n += !run->fams[i].skip[0] && !run->fams[j].skip[0] &&
+			     same_table(&run->fams[i], &run->fams[j]);
+		most = n - 1 > most ? n - 1 : most;
+	}
+	if (!most || o->matrix)
+		return;
+	need = o->independent ? stats_mwu_reps_needed(most, BLOCKS_ALPHA)
+			      : stats_signrank_blocks_needed(most, BLOCKS_ALPHA);
+	if (o->independent ? o->repetitions < need
+			   : (o->reps_set ? o->repetitions : o->max_blocks) < need)
+		fprintf(stderr,
+			"pcbench: warning: %s %d is below the %d %s a verdict needs for a "
+			"table of %d comparison%s (p < %g after Holm): such comparisons will "
+			"say no verdict\n",
+			o->independent || o->reps_set ? "-r" : "--max-blocks",
+			o->independent || o->reps_set ? o->repetitions : o->max_blocks, need,
+			o->independent ? "ok repetitions a side" : "clean blocks", most,
+			most == 1 ? "" : "s", BLOCKS_ALPHA);
+}
+
+/*
  * prepare - parse and resolve everything a measurement needs (exit 2 on bad input). Returns
  * -1 to measure, or the exit status of a mode that measures nothing (--list, --list-events,
  * --dry-run); @check refuses those instead (hitm record).
@@ -353,13 +395,12 @@ static int prepare(struct measure_run *run, int argc, char **argv, int check)
 	case 1:
 		usage_error("option", gb_argv[1], "not a Google Benchmark flag");
 		break;
-	case 2:
-		for (int i = 1; i < gb_argc; i++)
-			if (!strncmp(gb_argv[i], "--benchmark_out_format=", 23))
-				usage_error("--benchmark_out_format", gb_argv[i] + 23,
-					    "expected json, csv or console");
+	case -1:
+		usage_error("Google Benchmark", "", "%s", gbshim_error());
 		break;
 	}
+	if (run->opt.gb_out)
+		gbshim_out_begin(run->opt.gb_out_format);
 	run->pmu = pmu_resolve_for(run->opt.events, run->opt.events_kernel, run->opt.pmu, err,
 				   sizeof(err));
 	if (!run->pmu) {
@@ -373,10 +414,13 @@ static int prepare(struct measure_run *run, int argc, char **argv, int check)
 		fprintf(stderr, "pcbench: plans use %d of the host's PUs: excluded %s\n",
 			topo_npus(run->topo), err);
 	build_families(run, &run->opt, run->topo);
+	if (!run->opt.dry_run)
+		probe_threads(run);
 	if (run->opt.matrix) /* every pair of PUs is its own family: nothing to block */
 		run->opt.independent = 1;
 	if (!run->opt.independent)
 		plan_blocks(run);
+	warn_too_few(run);
 	for (int i = 0; (check || run->opt.with_model) && i < run->nfams; i++)
 		if (bench_unmodelled(run->fams[i].sc))
 			usage_error(check ? "hitm record" : "--with-model", run->fams[i].sc->name,
@@ -421,6 +465,32 @@ void measure_dir_make(struct measure_dir *d)
 }
 
 /*
+ * gb_run - @n families of run->gbf through Google Benchmark (@reps repetitions each), then
+ * --benchmark_out's file rewritten (temp file and rename) with every run so far. A C++
+ * exception caught at the shim's boundary stops the run: its reason on stderr, exit 1.
+ */
+static void gb_run(struct measure_run *run, int n, int reps)
+{
+	const char *out = run->opt.gb_out;
+	size_t len;
+	char *text;
+
+	if (gbshim_run(run->gbf, n, reps, family_thread)) {
+		fprintf(stderr, "pcbench: Google Benchmark: %s: the run stops here\n",
+			gbshim_error());
+		run->gb_failed = 1;
+	}
+	if (!out)
+		return;
+	text = gbshim_out_text(&len);
+	if (!text)
+		fprintf(stderr, "pcbench: --benchmark_out: %s: %s\n", out, gbshim_error());
+	if (!text || outfile_write_named(out, text, len))
+		run->write_failed = 1;
+	free(text);
+}
+
+/*
  * run_blocks - the block design: block after block, each measuring every preset of every
  * table that is not done, the presets of a table back to back in a fresh random order
  * (Google Benchmark runs each table's presets once per block: one gbshim_run, one
@@ -442,11 +512,15 @@ static void run_blocks(struct measure_run *run)
 		o->reps_set ? "-r blocks each" : "the fewest blocks for p < 0.05 after Holm",
 		o->time_s, o->time_set ? "" : " (chosen for the budget)", o->budget_s,
 		run->planned_windows);
-	for (int b = 1; !spent && !stop_requested && !run->write_failed && !run->stopped; b++) {
+	for (int b = 1;
+	     !spent && !stop_requested && !run->write_failed && !run->stopped && !run->gb_failed;
+	     b++) {
 		int measured = 0;
 
 		run->block = b;
-		for (int ti = 0; ti < run->ntables && !run->write_failed && !run->stopped; ti++) {
+		for (int ti = 0;
+		     ti < run->ntables && !run->write_failed && !run->stopped && !run->gb_failed;
+		     ti++) {
 			struct bl_table *t = &run->tables[ti];
 			/* the cost of a window so far (set-up included), or as planned */
 			double cost = windows ? (now_s() - run->t_first) / windows
@@ -467,7 +541,7 @@ static void run_blocks(struct measure_run *run)
 				run->gbf[k] = (struct gb_family){run->fams[order[k]].name,
 								 run->fams[order[k]].threads,
 								 &run->jobs[order[k]]};
-			gbshim_run(run->gbf, t->n, 1, family_thread);
+			gb_run(run, t->n, 1);
 			windows += t->n;
 			measured++;
 			blocks_judge(t, o->precision, o->reps_set ? o->repetitions : 0,
@@ -497,6 +571,7 @@ static int begin_outputs(struct measure_run *run)
 	stop_install(STOP_FLAG, 1);
 	open_outputs(run, &run->opt);
 	die_after_create(fail_after_create, run);
+	outputs_started(run);
 	write_context(run);
 	run->objects = objects_log_new("topology.xml", run->opt.sel.params, run->opt.sel.nparams,
 				       run->opt.layout);
@@ -542,8 +617,10 @@ static int setup_families(struct measure_run *run)
 			if (f->pus)
 				topo_home_name(&f->home, home, sizeof(home));
 			for (int rep = 1; rep <= reps && !run->write_failed; rep++) {
-				write_row(run, f, rep, ST_SKIPPED, f->skip, NULL, home);
-				progress(run, f, rep, ST_SKIPPED, f->skip);
+				enum status st = f->skip_error ? ST_ERROR : ST_SKIPPED;
+
+				write_row(run, f, rep, st, f->skip, NULL, home);
+				progress(run, f, rep, st, f->skip);
 			}
 			continue;
 		}
@@ -571,10 +648,27 @@ static int setup_families(struct measure_run *run)
 	return ngb;
 }
 
+/*
+ * more_line - the last line of a run that exits 5: "2 of 66 comparisons without a verdict
+ * (too few clean blocks): run longer with --budget 180", the budget (or -r) scaled by the
+ * worst comparison's clean blocks needed over obtained, a budget rounded up to 10 s.
+ */
+static void more_line(const struct measure_run *run, const struct run_verdicts *v)
+{
+	const struct options *o = &run->opt;
+
+	printf("%d of %d comparisons without a verdict (too few %s): ", v->no_verdict, v->total,
+	       v->paired ? "clean blocks" : "ok repetitions");
+	if (!v->paired || o->reps_set)
+		printf("run with -r %d\n", (int)ceil(o->repetitions * v->more));
+	else
+		printf("run longer with --budget %.0f\n", ceil(o->budget_s * v->more / 10) * 10);
+}
+
 /* end_run - the end of a measured run: context.json, the report, the exit status. */
 static int end_run(struct measure_run *run, int latest_failed)
 {
-	int no_verdict = 0;
+	struct run_verdicts v = {0};
 
 	/* Measured: a reader going away now loses only messages (stdout is checked at exit). */
 	signal(SIGPIPE, SIG_IGN);
@@ -589,9 +683,9 @@ static int end_run(struct measure_run *run, int latest_failed)
 	/* The verdict: compare's report of this run, on stdout and into the run directory. */
 	if (run->opt.matrix)
 		print_matrix(run);
-	else if (run->done && !run->write_failed && compare_run_report(run->run_dir, &no_verdict))
+	else if (run->done && !run->write_failed && compare_run_report(run->run_dir, &v))
 		run->write_failed = 1;
-	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run->run_dir, run->ok,
+	printf("\nrun directory: %s (%d ok, %d error, %d skipped", run->run_dir_shown, run->ok,
 	       run->errors, run->skipped);
 	if (run->disturbed)
 		printf(", %d disturbed", run->disturbed);
@@ -599,10 +693,12 @@ static int end_run(struct measure_run *run, int latest_failed)
 	if (write_run_dir_file(run))
 		run->write_failed = 1;
 	/* 3 (above), then 1, then 5, then 4, then 0 */
-	if (run->errors || run->write_failed || latest_failed)
+	if (run->errors || run->write_failed || run->gb_failed || latest_failed)
 		return 1;
-	if (no_verdict > 0)
+	if (v.no_verdict > 0) {
+		more_line(run, &v);
 		return 5;
+	}
 	return run->ok || run->disturbed ? 0 : 4;
 }
 
@@ -649,7 +745,7 @@ int measure_main(int argc, char **argv)
 	ngb = setup_families(run);
 	if (!run->write_failed && !stop_requested) {
 		if (run->opt.independent)
-			gbshim_run(run->gbf, ngb, run->opt.repetitions, family_thread);
+			gb_run(run, ngb, run->opt.repetitions);
 		else
 			run_blocks(run);
 	}
@@ -660,9 +756,12 @@ int measure_main(int argc, char **argv)
 		write_objects(run);
 		close_outputs(run);
 		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
-			run->done, run->total, run->run_dir);
+			run->done, run->total, run->run_dir_shown);
 		write_run_dir_file(run);
+		outputs_unlock(run);
 		return 3;
 	}
-	return end_run(run, latest_failed);
+	st = end_run(run, latest_failed);
+	outputs_unlock(run);
+	return st;
 }

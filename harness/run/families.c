@@ -19,6 +19,14 @@ static void add_param_col(struct measure_run *run, const char *name)
 		run->param_cols[run->nparam_cols++] = name;
 }
 
+const char *family_param(const struct measure_run *run, const struct family *f, int i)
+{
+	for (int j = 0; scenario_param(f->sc, j); j++)
+		if (!strcmp(scenario_param(f->sc, j)->name, run->param_cols[i]))
+			return cfg_value(f->cfg, j);
+	return "";
+}
+
 /* fams_append - @f becomes the run's next family. */
 static void fams_append(struct measure_run *run, const struct family *f)
 {

@@ -2,7 +2,11 @@
 // gbshim.cc - the only C++ in pcbench: registration of C families with Google Benchmark.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <new>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,26 +16,16 @@
 namespace
 {
 
-// pcbench writes its own CSV and progress lines; Google Benchmark's console report stays
-// silent (its file reporter, --benchmark_out, still gets every run).
-class SilentReporter : public benchmark::BenchmarkReporter
-{
-      public:
-	bool ReportContext(const Context &) override
-	{
-		return true;
-	}
-	void ReportRuns(const std::vector<Run> &) override {}
-};
-
-// --benchmark_out=FILE: Google Benchmark rewrites FILE on every RunSpecifiedBenchmarks, and
-// the block design calls it once per table and block. Its file reporter is this one: it
-// keeps every run so far and writes them all, through the reporter of
-// --benchmark_out_format, each time, so FILE ends with the whole run.
-std::string out_format = "json";
+// --benchmark_out=FILE: Google Benchmark's report of every run so far, in the format of
+// --benchmark_out_format. pcbench writes FILE itself (outfile: a temp file and a rename,
+// its path checked before measuring); Google Benchmark never gets the flag, so it never
+// opens the path. The console reporter pcbench hands it stays silent and keeps every run
+// (the display reporter gets the same runs as a file reporter would).
+std::string out_format;
 bool out_set = false;
 std::vector<benchmark::BenchmarkReporter::Run> out_runs;
 size_t out_name_width = 10;
+std::string shim_error; // what a C++ exception said (gbshim_error)
 
 // new_csv_reporter - what --benchmark_out_format=csv uses (deprecated in 1.7.1, still there).
 #pragma GCC diagnostic push
@@ -42,7 +36,9 @@ benchmark::BenchmarkReporter *new_csv_reporter()
 }
 #pragma GCC diagnostic pop
 
-class AccumulatingReporter : public benchmark::BenchmarkReporter
+// pcbench writes its own CSV and progress lines; Google Benchmark's console report stays
+// silent. With --benchmark_out it keeps the runs for gbshim_out_text.
+class SilentReporter : public benchmark::BenchmarkReporter
 {
       public:
 	bool ReportContext(const Context &c) override
@@ -53,12 +49,36 @@ class AccumulatingReporter : public benchmark::BenchmarkReporter
 	}
 	void ReportRuns(const std::vector<Run> &runs) override
 	{
-		out_runs.insert(out_runs.end(), runs.begin(), runs.end());
+		if (out_set)
+			out_runs.insert(out_runs.end(), runs.begin(), runs.end());
 	}
-	void Finalize() override
-	{
+};
+
+} // namespace
+
+extern "C" int gbshim_init(int *argc, char **argv)
+{
+	try {
+		benchmark::Initialize(argc, argv);
+		return benchmark::ReportUnrecognizedArguments(*argc, argv) ? 1 : 0;
+	} catch (const std::exception &e) {
+		shim_error = e.what();
+		return -1;
+	}
+}
+
+extern "C" void gbshim_out_begin(const char *format)
+{
+	out_set = true;
+	out_format = format ? format : "json";
+}
+
+extern "C" char *gbshim_out_text(size_t *len)
+{
+	try {
 		std::unique_ptr<benchmark::BenchmarkReporter> inner;
-		Context ctx;
+		benchmark::BenchmarkReporter::Context ctx;
+		std::ostringstream text;
 
 		if (out_format == "csv")
 			inner.reset(new_csv_reporter());
@@ -67,29 +87,29 @@ class AccumulatingReporter : public benchmark::BenchmarkReporter
 			    new benchmark::ConsoleReporter(benchmark::ConsoleReporter::OO_None));
 		else
 			inner.reset(new benchmark::JSONReporter);
-		inner->SetOutputStream(&GetOutputStream());
-		inner->SetErrorStream(&GetErrorStream());
+		inner->SetOutputStream(&text);
+		inner->SetErrorStream(&text);
 		ctx.name_field_width = out_name_width;
 		inner->ReportContext(ctx);
 		inner->ReportRuns(out_runs);
 		inner->Finalize();
+		const std::string &t = text.str();
+		char *buf = static_cast<char *>(malloc(t.size() + 1));
+
+		if (!buf)
+			throw std::bad_alloc();
+		memcpy(buf, t.data(), t.size() + 1);
+		*len = t.size();
+		return buf;
+	} catch (const std::exception &e) {
+		shim_error = e.what();
+		return nullptr;
 	}
-};
+}
 
-} // namespace
-
-extern "C" int gbshim_init(int *argc, char **argv)
+extern "C" const char *gbshim_error(void)
 {
-	for (int i = 1; i < *argc; i++) {
-		if (!strncmp(argv[i], "--benchmark_out=", 16))
-			out_set = argv[i][16] != '\0';
-		if (!strncmp(argv[i], "--benchmark_out_format=", 23))
-			out_format = argv[i] + 23;
-	}
-	if (out_format != "json" && out_format != "csv" && out_format != "console")
-		return 2;
-	benchmark::Initialize(argc, argv);
-	return benchmark::ReportUnrecognizedArguments(*argc, argv) ? 1 : 0;
+	return shim_error.c_str();
 }
 
 // run_one - one repetition of one family on this thread. Thread 0 reports ns/op as the
@@ -136,8 +156,8 @@ static void run_one(benchmark::State &state, void *arg, int threads,
 // window) and two later ones were not dereferenced a null pointer (SIGSEGV after every row
 // was written; tests/soak.c). Registered in family order; Google Benchmark's random
 // interleaving (on unless --benchmark_enable_random_interleaving=false) shuffles them.
-extern "C" void gbshim_run(const struct gb_family *fams, int n, int repetitions,
-			   void (*thread_fn)(void *arg, int thread_index, struct gb_result *))
+static void run_all(const struct gb_family *fams, int n, int repetitions,
+		    void (*thread_fn)(void *arg, int thread_index, struct gb_result *))
 {
 	for (int i = 0; i < n; i++) {
 		void *arg = fams[i].arg;
@@ -156,10 +176,26 @@ extern "C" void gbshim_run(const struct gb_family *fams, int n, int repetitions,
 			    ->Iterations(1);
 	}
 	SilentReporter reporter;
-	AccumulatingReporter file;
-	if (out_set)
-		benchmark::RunSpecifiedBenchmarks(&reporter, &file);
-	else
-		benchmark::RunSpecifiedBenchmarks(&reporter);
+	benchmark::RunSpecifiedBenchmarks(&reporter);
 	benchmark::ClearRegisteredBenchmarks();
+}
+
+// gbshim_run - run_all, with every C++ exception caught here: none crosses into C (an
+// uncaught one was std::terminate, SIGABRT, context.json without its end).
+extern "C" int gbshim_run(const struct gb_family *fams, int n, int repetitions,
+			  void (*thread_fn)(void *arg, int thread_index, struct gb_result *))
+{
+	try {
+		run_all(fams, n, repetitions, thread_fn);
+		return 0;
+	} catch (const std::exception &e) {
+		shim_error = e.what();
+	} catch (...) {
+		shim_error = "an exception of an unknown type";
+	}
+	try {
+		benchmark::ClearRegisteredBenchmarks();
+	} catch (...) {
+	}
+	return -1;
 }

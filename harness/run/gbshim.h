@@ -8,6 +8,8 @@
 #ifndef PCBENCH_GBSHIM_H
 #define PCBENCH_GBSHIM_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,11 +21,23 @@ struct gb_family {
 };
 
 /*
- * gbshim_init - let Google Benchmark take its --benchmark_* flags out of argv.
- * Returns 1 when an argument is left that neither side knows, 2 for a
- * --benchmark_out_format that is not json, csv or console.
+ * gbshim_init - let Google Benchmark take its --benchmark_* flags out of argv (pcbench
+ * keeps --benchmark_out and --benchmark_out_format: gbshim_out_begin). Returns 1 when an
+ * argument is left that neither side knows, -1 when Google Benchmark threw (gbshim_error).
  */
 int gbshim_init(int *argc, char **argv);
+
+/* gbshim_out_begin - keep every run for --benchmark_out, in @format (json, csv, console). */
+void gbshim_out_begin(const char *format);
+
+/*
+ * gbshim_out_text - Google Benchmark's report of every run so far, in the format of
+ * gbshim_out_begin: a new string (free) of *@len bytes, or NULL (gbshim_error says why).
+ */
+char *gbshim_out_text(size_t *len);
+
+/* gbshim_error - what the last C++ exception caught at the shim's boundary said. */
+const char *gbshim_error(void);
 
 /*
  * What thread 0 tells Google Benchmark about one repetition, for its own reporters
@@ -41,14 +55,12 @@ struct gb_result {
 /*
  * gbshim_run - register @n families and run them with Google Benchmark; every thread of
  * every repetition calls @thread_fn(family->arg, thread_index, result) once; thread 0
- * fills result.
+ * fills result. It may be called several times (the block design: once per table and
+ * block); gbshim_out_text holds every call's runs. Returns 0, or -1 when a C++ exception
+ * ended it (caught here; gbshim_error says why: a thread Google Benchmark could not create).
  */
-/*
- * gbshim_run may be called several times (the block design: once per table and block); the
- * --benchmark_out file holds every call's runs.
- */
-void gbshim_run(const struct gb_family *fams, int n, int repetitions,
-		void (*thread_fn)(void *arg, int thread_index, struct gb_result *result));
+int gbshim_run(const struct gb_family *fams, int n, int repetitions,
+	       void (*thread_fn)(void *arg, int thread_index, struct gb_result *result));
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* measure.c - the equal-time contention window. */
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@
 #define XFER_STOP UINT64_MAX
 
 double (*meas_xfer_hook)(int after, double ns);
+void (*meas_batch_hook)(int tid, double batch_s);
 
 void meas_init(struct measurement *m, const struct scenario *sc, const struct bench_cfg *cfg,
 	       const struct topo *topo, int threads, const int *pus, double window_s,
@@ -205,6 +207,8 @@ static uint64_t run_until(struct measurement *m, struct thread_slot *slot, int p
 		int cpu;
 
 		ops += run_ops(m, tstate, *batch);
+		if (meas_batch_hook)
+			meas_batch_hook((int)(slot - m->slots), now_s() - t);
 		t2 = now_s();
 		cpu = sched_getcpu();
 		if (cpu != planned)
@@ -383,7 +387,7 @@ static void noise_check(struct measurement *m)
 			"disturbed: thread %d lost %.1f%% of the window in gaps (batches over "
 			"%gx its median; the host preempted its vCPU; limit %.0f%%)",
 			gap_who, m->lost_frac * 100, NOISE_GAP_K, m->noise_max * 100);
-	else if (m->symmetric && m->threads > 1 && omax &&
+	else if (m->imbalance_min > 0 && m->symmetric && m->threads > 1 && omax &&
 		 (double)omin / (double)omax < m->imbalance_min)
 		disturb(m, NOISE_IMBALANCE,
 			"disturbed: ops_min_thread/ops_max_thread %.2f in a symmetric workload (a "
@@ -752,6 +756,37 @@ void meas_result(struct measurement *m, struct meas_result *r)
 		prof_window_build(&m->pw, m->prof, m->pt, m->threads);
 		r->prof = &m->pw;
 	}
+}
+
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *probe_main(void *p)
+{
+	pthread_mutex_lock(&probe_lock); /* held by the prober until every thread exists */
+	pthread_mutex_unlock(&probe_lock);
+	return p;
+}
+
+int meas_threads_probe(int n, char *err, size_t errlen)
+{
+	pthread_t *tids = calloc((size_t)n + 1, sizeof(*tids));
+	int made = 0, ret = 0;
+
+	if (!tids) {
+		set_err(err, errlen, "cannot start %d threads: %s", n, strerror(ENOMEM));
+		return -1;
+	}
+	pthread_mutex_lock(&probe_lock);
+	while (made < n - 1 && !(ret = pthread_create(&tids[made], NULL, probe_main, NULL)))
+		made++;
+	pthread_mutex_unlock(&probe_lock);
+	for (int i = 0; i < made; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	if (ret)
+		set_err(err, errlen, "cannot start %d threads: thread %d: %s (a resource limit?)",
+			n, made + 2, strerror(ret));
+	return ret ? -1 : 0;
 }
 
 struct meas_arg {

@@ -92,7 +92,7 @@ struct measurement {
 	double steal_frac;	    /* the largest PU's steal over warm-up + window, or NaN */
 	int steal_seen;		    /* a planned PU's steal grew in a window of this measurement */
 	/* ops_min_thread / ops_max_thread under this disturbs a window of a workload whose
-	 * threads are symmetric by design (BENCH_SYMMETRIC), 0: never. */
+	 * threads are symmetric by design (BENCH_SYMMETRIC), 0: never (the default). */
 	double imbalance_min;
 	int symmetric;
 	/* The transfer probe before [0] and after [1] the window: ns per one-way transfer of a
@@ -161,6 +161,12 @@ void meas_set_imbalance(struct measurement *m, double min);
  * @after 0 before the window, 1 after; returns the value to record.
  */
 extern double (*meas_xfer_hook)(int after, double ns);
+/*
+ * meas_batch_hook - when set (tests), thread @tid calls it after each batch of operations
+ * (warm-up and window), inside the batch's time: @batch_s, the batch so far. Extra private
+ * work there makes a thread slower by a steady factor (unequal CPUs), not preempted.
+ */
+extern void (*meas_batch_hook)(int tid, double batch_s);
 /* meas_set_counters - count @pmu's events per thread around the window (before running). */
 void meas_set_counters(struct measurement *m, const struct pmu_set *pmu);
 /* meas_set_profile - sample the threads during the window (--profile; before running). */
@@ -179,6 +185,13 @@ void meas_thread(struct measurement *m, int tid);
 void meas_result(struct measurement *m, struct meas_result *r);
 /* meas_reset - make @m ready for another repetition. */
 void meas_reset(struct measurement *m);
+
+/*
+ * meas_threads_probe - @n - 1 threads (a measurement's helpers; the caller is the first)
+ * can exist at once here: created with the default attributes, as Google Benchmark's are,
+ * then joined. 0, or -1 with why in @err (a resource limit: ulimit -v, -u).
+ */
+int meas_threads_probe(int n, char *err, size_t errlen);
 
 /* meas_run - run one measurement with plain pthreads (tests, the overhead benchmark). */
 void meas_run(struct measurement *m);

@@ -29,8 +29,14 @@
 /* Batch times in ns, binned by octave, NOISE_GAP_SUB bins per octave (9% wide). */
 #define NOISE_GAP_SUB 8
 #define NOISE_GAP_BINS (64 * NOISE_GAP_SUB)
-/* --imbalance-min: ops_min_thread / ops_max_thread below it (symmetric workloads). */
-#define NOISE_DEFAULT_IMBALANCE_MIN 0.5
+/*
+ * --imbalance-min: ops_min_thread / ops_max_thread below it disturbs a window of a symmetric
+ * workload, an opt-in (0: off, the default): threads that all made steady progress at
+ * different rates (SMT siblings, hybrid cores, a vCPU on a busy host core, unfair
+ * arbitration of a contended line) were not preempted; compare reports it as fairness.
+ * A preempted thread is caught by the gaps (batches over NOISE_GAP_K times its median).
+ */
+#define NOISE_DEFAULT_IMBALANCE_MIN 0.0
 /*
  * The transfer probe: a window whose probes before and after differ by more than
  * RESULTS_REMAP_RATIO was remapped by the host (results_remapped, results.h: the test

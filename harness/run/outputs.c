@@ -6,16 +6,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/utsname.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "esc.h"
 #include "outfile.h"
 #include "outpath.h"
 #include "run.h"
@@ -37,6 +40,9 @@ static struct csv_writer *open_extra_csv(struct measure_run *run, const char *pa
 	return w;
 }
 
+/* The default run directories' parent (a name outfile_track keeps). */
+static char results[] = "results";
+
 /*
  * make_default_dir - results/<stamp>-<host or label>, made by this run: when another run
  * (started in the same second) made it first, the name gets -2, -3, ... (mkdir is atomic,
@@ -45,23 +51,126 @@ static struct csv_writer *open_extra_csv(struct measure_run *run, const char *pa
 static void make_default_dir(struct measure_run *run)
 {
 	size_t len = strlen(run->run_dir);
+	struct stat st;
 
-	mkdir_p("results", "--out");
+	if (stat(results, &st)) /* made here: removed (when empty) by a refusal */
+		outfile_track(results, 1);
+	mkdir_p(results, "--out");
 	for (int k = 2; mkdir(run->run_dir, 0755); k++) {
 		if (errno != EEXIST || k > 1000)
 			usage_error("--out", run->run_dir, "%s", strerror(errno));
 		snprintf(run->run_dir + len, sizeof(run->run_dir) - len, "-%d", k);
 	}
+	outfile_track(run->run_dir, 1);
 }
 
 /*
  * The files a run creates in its directory (compare's report files are added from its
  * format table): each must be missing or a regular file there, checked before measuring.
+ * RUN_LOCK is the lock a live run holds (lock_run_dir).
  */
+#define RUN_LOCK "run.lock"
 static const char *const run_files[] = {
-    "results.csv",  "results.jsonl", "context.json", "objects.json",
-    "topology.xml", "topology_fp",   "perf.data",    "profile.csv",
+    "results.csv", "results.jsonl", "context.json", "objects.json", "topology.xml",
+    "topology_fp", "perf.data",	    "profile.csv",  RUN_LOCK,
 };
+
+/* The plots `make run` and `pcbench plot RUN` write into a run directory (plot.h). */
+static const char *const run_plot_files[] = {"*.png", "*.gp", "*.dat"};
+
+/*
+ * run_own_file - the name of the run directory's own file that @path (an output the user
+ * names) would be: one of run_files, compare's report files or the plots; else NULL.
+ */
+static const char *run_own_file(const char *run_dir, const char *path)
+{
+	static char name[256];
+	char *p = outpath_resolve(path), *d = realpath(run_dir, NULL), *slash;
+	const char *own = NULL;
+
+	slash = p ? strrchr(p, '/') : NULL;
+	if (d && slash && (size_t)(slash - p) == strlen(d) && !strncmp(p, d, strlen(d))) {
+		snprintf(name, sizeof(name), "%s", slash + 1);
+		for (size_t i = 0; !own && i < sizeof(run_files) / sizeof(run_files[0]); i++)
+			own = strcmp(name, run_files[i]) ? NULL : name;
+		for (int i = 0; !own && compare_report_file(i); i++)
+			own = strcmp(name, compare_report_file(i)) ? NULL : name;
+		for (size_t i = 0; !own && i < sizeof(run_plot_files) / sizeof(run_plot_files[0]);
+		     i++)
+			own = fnmatch(run_plot_files[i], name, 0) ? NULL : name;
+	}
+	free(p);
+	free(d);
+	return own;
+}
+
+/*
+ * latest_dir - results/latest is this run's (its directory is under ./results/: the
+ * default, or -o results/NAME; a run elsewhere leaves results/ alone): 1, else 0.
+ */
+static int latest_dir(const struct measure_run *run)
+{
+	char *dir = outpath_resolve(run->run_dir), *res = realpath(results, NULL);
+	size_t n = res ? strlen(res) : 0;
+	int mine = dir && res && !strncmp(dir, res, n) && dir[n] == '/';
+
+	free(dir);
+	free(res);
+	return mine;
+}
+
+/* latest_check - results/latest is missing or a symlink (never replace anything else). */
+static int latest_check(char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat("results/latest", &st) || S_ISLNK(st.st_mode))
+		return 0;
+	set_err(err, errlen,
+		"results/latest: not a symbolic link (pcbench links the newest run there and "
+		"replaces nothing else: move it away)");
+	return -1;
+}
+
+int link_latest(struct measure_run *run)
+{
+	char dir[PATH_MAX], res[PATH_MAX], err[256];
+	size_t n;
+
+	if (!latest_dir(run) || !realpath(run->run_dir, dir) || !realpath(results, res))
+		return 0;
+	n = strlen(res);
+	if (latest_check(err, sizeof(err))) { /* made since the check before measuring */
+		fprintf(stderr, "pcbench: %s\n", err);
+		return -1;
+	}
+	unlink("results/latest.tmp");
+	if (symlink(dir + n + 1, "results/latest.tmp") ||
+	    rename("results/latest.tmp", "results/latest")) {
+		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
+		unlink("results/latest.tmp");
+		return -1; /* an output that could not be written: exit 1 */
+	}
+	return 0;
+}
+
+/*
+ * check_named_file - @path, the output file of option @opt: writable (outpath_check_file)
+ * and not the run directory itself or one of its own files. Exit 2 naming it otherwise.
+ */
+static void check_named_file(const struct measure_run *run, const char *opt, const char *path)
+{
+	char err[PATH_MAX + 128];
+	const char *own;
+
+	if (outpath_check_file(path, err, sizeof(err)))
+		usage_error(opt, path, "%s", err);
+	if (csv_same_file(path, run->run_dir))
+		usage_error(opt, path, "is the run directory itself");
+	own = run_own_file(run->run_dir, path);
+	if (own)
+		usage_error(opt, path, "is this run's own %s", own);
+}
 
 /* check_run_dir_files - every file the run will create in @dir may be created there. */
 static void check_run_dir_files(const char *dir)
@@ -84,6 +193,7 @@ void check_outputs(struct measure_run *run, const struct options *o)
 {
 	struct stat st;
 	char path[PATH_MAX + 16], err[PATH_MAX + 128], stamp[32];
+	const char *base;
 
 	if (o->out) {
 		if (!o->out[0] || strlen(o->out) >= sizeof(run->run_dir))
@@ -99,6 +209,13 @@ void check_outputs(struct measure_run *run, const struct options *o)
 			 run->ctx.label[0] ? run->ctx.label : run->ctx.host);
 	}
 	check_run_dir_files(run->run_dir);
+	base = strrchr(run->run_dir, '/');
+	base = base && base[1] ? base + 1 : run->run_dir;
+	if (strcmp(base, "/") && outpath_name_check(base, err, sizeof(err)))
+		usage_error("--out", run->run_dir,
+			    "its name %s is the run_id, which names files (merge): %s", base, err);
+	if (latest_dir(run) && latest_check(err, sizeof(err)))
+		usage_error("--out", run->run_dir, "%s", err);
 	snprintf(path, sizeof(path), "%s/results.csv", run->run_dir);
 	if (o->out && !o->force && !stat(path, &st) && st.st_size > 0)
 		usage_error("--out", run->run_dir,
@@ -108,27 +225,22 @@ void check_outputs(struct measure_run *run, const struct options *o)
 			    "is this run's own results file: every row would be written twice");
 	if (o->csv && csv_check_new(o->csv, err, sizeof(err)))
 		usage_error("--csv", o->csv, "%s", err);
-	if (o->run_dir_file) {
-		char rf[PATH_MAX + 16];
-
-		if (outpath_check_file(o->run_dir_file, err, sizeof(err)))
-			usage_error("--run-dir-file", o->run_dir_file, "%s", err);
-		if (csv_same_file(o->run_dir_file, run->run_dir))
-			usage_error("--run-dir-file", o->run_dir_file,
-				    "is the run directory itself");
-		for (size_t i = 0; i < sizeof(run_files) / sizeof(run_files[0]); i++) {
-			snprintf(rf, sizeof(rf), "%s/%s", run->run_dir, run_files[i]);
-			if (csv_same_file(o->run_dir_file, rf))
-				usage_error("--run-dir-file", o->run_dir_file,
-					    "is this run's own %s", run_files[i]);
-		}
-	}
+	if (o->csv)
+		check_named_file(run, "--csv", o->csv);
+	if (o->run_dir_file)
+		check_named_file(run, "--run-dir-file", o->run_dir_file);
+	if (o->gb_out)
+		check_named_file(run, "--benchmark_out", o->gb_out);
 }
 
 void make_run_dir(struct measure_run *run, const struct options *o)
 {
 	const char *base;
 
+	struct stat st;
+
+	if (o->out && stat(run->run_dir, &st)) /* made here: removed (when empty) by a refusal */
+		outfile_track(run->run_dir, 1);
 	if (o->out)
 		mkdir_p(run->run_dir, "--out");
 	else
@@ -136,6 +248,59 @@ void make_run_dir(struct measure_run *run, const struct options *o)
 	base = strrchr(run->run_dir, '/');
 	snprintf(run->ctx.run_id, sizeof(run->ctx.run_id), "%.127s",
 		 base && base[1] ? base + 1 : run->run_dir);
+	run->run_dir_shown = esc_text(run->run_dir);
+}
+
+/*
+ * lock_run_dir - hold the run directory's lock (RUN_LOCK, flock) until the run ends: a run
+ * into a directory another live run holds (--force) is refused, exit 2, before it removes
+ * or writes anything there. The lock file is removed when the run ends (outputs_unlock);
+ * one left by a killed run is taken over (its flock went with its process).
+ */
+static void lock_run_dir(struct measure_run *run)
+{
+	char err[PATH_MAX + 128];
+	struct stat a, b;
+
+	snprintf(run->lock_path, sizeof(run->lock_path), "%s/" RUN_LOCK, run->run_dir);
+	for (int tries = 0;; tries++) {
+		int made = lstat(run->lock_path, &a) != 0;
+		int fd = outpath_open_inside(run->lock_path, 0, err, sizeof(err));
+
+		if (fd < 0)
+			usage_error("--out", run->run_dir, "%s", err);
+		if (made)
+			outfile_track(run->lock_path, 1); /* a refusal removes it */
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			int e = errno;
+
+			close(fd);
+			usage_error(
+			    "--out", run->run_dir, "%s",
+			    e == EWOULDBLOCK
+				? "another pcbench run is writing into it (it holds " RUN_LOCK
+				  "): choose another run directory"
+				: strerror(e));
+		}
+		/* still the lock file of that name (not one an ending run just removed)? */
+		if (!fstat(fd, &a) && !lstat(run->lock_path, &b) && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev) {
+			run->lock_fd = fd;
+			return;
+		}
+		close(fd);
+		if (tries == 10)
+			usage_error("--out", run->lock_path, "keeps being replaced");
+	}
+}
+
+void outputs_unlock(struct measure_run *run)
+{
+	if (run->lock_fd <= 0)
+		return;
+	unlink(run->lock_path);
+	close(run->lock_fd);
+	run->lock_fd = 0;
 }
 
 void open_outputs(struct measure_run *run, const struct options *o)
@@ -150,6 +315,7 @@ void open_outputs(struct measure_run *run, const struct options *o)
 	if (o->csv && !stat(o->csv, &st) && !(run->csv_extra = open_extra_csv(run, o->csv)))
 		usage_error("--csv", o->csv, "cannot append");
 	make_run_dir(run, o);
+	lock_run_dir(run);
 	snprintf(path, sizeof(path), "%s/results.csv", run->run_dir);
 	if (o->force && unlink(path) && errno != ENOENT)
 		usage_error("--force", path, "%s", strerror(errno));
@@ -159,6 +325,8 @@ void open_outputs(struct measure_run *run, const struct options *o)
 			    err);
 	snprintf(run->jsonl_path, sizeof(run->jsonl_path), "%s/results.jsonl", run->run_dir);
 	fd = outpath_open_inside(run->jsonl_path, O_TRUNC, err, sizeof(err));
+	if (fd >= 0) /* empty until the first row: removed by a refusal (begin_run_files) */
+		outfile_track(run->jsonl_path, 1);
 	if (fd < 0 || !(run->jsonl = fdopen(fd, "w")))
 		usage_error("--out", run->jsonl_path, "%s", fd < 0 ? err : strerror(errno));
 	if (o->csv && !run->csv_extra)
@@ -174,6 +342,14 @@ void open_outputs(struct measure_run *run, const struct options *o)
 			usage_error("--out", path, "%s", err);
 	}
 	snprintf(run->context_path, sizeof(run->context_path), "%s/context.json", run->run_dir);
+}
+
+void outputs_started(struct measure_run *run)
+{
+	outfile_track(run->lock_path, 0);
+	outfile_track(run->jsonl_path, 0);
+	outfile_track(run->run_dir, 0);
+	outfile_track(results, 0);
 }
 
 /*

@@ -262,12 +262,8 @@ static int param_names(struct measure_run *run, const char **cols)
 static int param_cells(struct measure_run *run, struct row *x, const char **v, char (*buf)[40])
 {
 	(void)buf;
-	for (int i = 0; i < run->nparam_cols; i++) {
-		v[i] = "";
-		for (int j = 0; scenario_param(x->f->sc, j); j++)
-			if (!strcmp(scenario_param(x->f->sc, j)->name, run->param_cols[i]))
-				v[i] = cfg_value(x->f->cfg, j);
-	}
+	for (int i = 0; i < run->nparam_cols; i++)
+		v[i] = family_param(run, x->f, i);
 	return run->nparam_cols;
 }
 
@@ -629,12 +625,14 @@ void progress_end(struct measure_run *run)
 				for (const char *p = noise_kind_names[k]; *p; p++)
 					fputc(*p == '_' ? ' ' : *p, stderr);
 			}
+		fprintf(stderr, "%s (limits: run delay, steal or gaps over %g%%, ",
+			run->disturbed_windows ? ")" : "", run->opt.noise_max_pct);
+		if (run->opt.imbalance_min > 0)
+			fprintf(stderr, "imbalance under %g, ", run->opt.imbalance_min);
 		fprintf(stderr,
-			"%s (limits: run delay, steal or gaps over %g%%, imbalance under %g, "
 			"transfer cost changed over %gx): %d measured again, %d rows left "
 			"disturbed (status disturbed, not in the statistics)\n",
-			run->disturbed_windows ? ")" : "", run->opt.noise_max_pct,
-			run->opt.imbalance_min, RESULTS_REMAP_RATIO, run->retries, run->disturbed);
+			RESULTS_REMAP_RATIO, run->retries, run->disturbed);
 	} else if (run->disturbed_windows) /* --noise-max off: only starved windows (measure.c) */
 		fprintf(stderr,
 			"pcbench: noise: %d of %d windows starved (no operation completed, a "

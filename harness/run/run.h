@@ -34,6 +34,9 @@ struct options {
 	const char *out, *csv, *filter, *label, *run_dir_file;
 	const char *home, *layout, *recipe, *events, *pmu, *matrix_cpus;
 	const char *cgroup; /* --cgroup DIR (cgroup.h), or NULL: no cgroup is written */
+	/* --benchmark_out=FILE and its format (json, csv, console): Google Benchmark's report,
+	 * written by pcbench (gbshim_out_text) through the checked output path */
+	const char *gb_out, *gb_out_format;
 	double time_s, noise_max_pct, imbalance_min;
 	int noise_retries;
 	/* The design (blocks.h): blocks (default) or independent repetitions; the precision
@@ -82,9 +85,13 @@ struct measure_run {
 	struct cg_run cg;	     /* --cgroup: the hierarchy this process measures in */
 	struct csv_writer *prof_csv; /* --profile: profile.csv, a row per window and symbol */
 	char run_dir[PATH_MAX], context_path[PATH_MAX + 16];
+	char *run_dir_shown;	       /* run_dir escaped for printing (esc.h) */
+	char lock_path[PATH_MAX + 16]; /* RUN_LOCK in the run directory (outputs.c) */
+	int lock_fd;		       /* its descriptor while the run holds it, else 0 */
 	char topology_fp[17];
 	int done, total, errors, skipped, ok, write_failed, stopped;
-	int disturbed;				 /* rows left disturbed (status disturbed) */
+	int gb_failed; /* Google Benchmark threw (gbshim_run): the run stopped, exit 1 */
+	int disturbed; /* rows left disturbed (status disturbed) */
 	int windows, disturbed_windows, retries; /* every window measured, for the summary */
 	/* The block design (blocks.h): the block being measured (1-based, 0: none), the windows
 	 * the budget plans at most, the tables and how many reached the target. */
@@ -118,6 +125,9 @@ void list_scenarios(void);
 /* families.c: build_families - every (scenario, preset, workload, threads, home) selected,
  * resolved and placed, into run->fams (with --matrix: every pair of PUs). */
 void build_families(struct measure_run *run, const struct options *o, const struct topo *topo);
+/* family_param - the value of the run's @i-th param_ column in family @f ("" when its
+ * scenario has no such parameter). */
+const char *family_param(const struct measure_run *run, const struct family *f, int i);
 
 /* tables.c */
 void print_matrix(struct measure_run *run);
@@ -129,6 +139,19 @@ void check_outputs(struct measure_run *run, const struct options *o);
 /* make_run_dir - create run->run_dir (-o DIR, or a new results/<stamp>-<host>[-N]). */
 void make_run_dir(struct measure_run *run, const struct options *o);
 void open_outputs(struct measure_run *run, const struct options *o);
+/*
+ * outputs_started - the run's files now get their end (die_after_create): no longer
+ * removed as a refusal's leftovers (a new run directory, results/, an empty results.jsonl).
+ */
+void outputs_started(struct measure_run *run);
+/*
+ * link_latest - results/latest points at the newest run directory, but only for a run
+ * directory under ./results/ (the default, or -o results/NAME), and replaces only a link
+ * there (checked before measuring too). 0, or -1 after the message (exit 1).
+ */
+int link_latest(struct measure_run *run);
+/* outputs_unlock - the run has ended: its lock file removed, the lock released. */
+void outputs_unlock(struct measure_run *run);
 char *options_json(struct measure_run *run, const struct options *o);
 void write_context(struct measure_run *run);
 /* close_outputs - close results.csv, results.jsonl and the --csv file; -1 if any failed. */

@@ -42,17 +42,72 @@ void print_matrix(struct measure_run *run)
 	free(cpus);
 }
 
-/* print_plan - the --dry-run table for every thread count, and the plan CSV. */
+/* same_family_but - @f and @g differ at most in parameter @i (a -D sweep of it). */
+static int same_family_but(const struct measure_run *run, const struct family *f,
+			   const struct family *g, int i)
+{
+	if (f->sc != g->sc || f->preset != g->preset || f->wl != g->wl ||
+	    f->threads != g->threads || strcmp(f->placement, g->placement) ||
+	    strcmp(f->home_spec, g->home_spec))
+		return 0;
+	for (int k = 0; k < run->nparam_cols; k++)
+		if (k != i && strcmp(family_param(run, f, k), family_param(run, g, k)))
+			return 0;
+	return 1;
+}
+
+/*
+ * plan_key - what a section of the plan says besides its thread count and home: the
+ * placement when the run has several, and the values of the swept parameters (@swept).
+ */
+static void plan_key(const struct measure_run *run, const struct family *f, const char *swept,
+		     int placements, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (placements)
+		n += (size_t)snprintf(buf, len, " placement=%s", f->placement);
+	for (int i = 0; i < run->nparam_cols && n < len; i++)
+		if (swept[i])
+			n += (size_t)snprintf(buf + n, len - n, " %s=%s", run->param_cols[i],
+					      family_param(run, f, i));
+}
+
+/*
+ * print_plan - the --dry-run plan: one section per thread count and home (and placement and
+ * swept parameter values, when the run has several: every family of a sweep), and the plan
+ * CSV, one row per (family, thread).
+ */
 void print_plan(struct measure_run *run, const struct options *o, const struct topo *topo)
 {
-	static const char *const cols[] = {"threads", "thread",	 "pu",	"core",
-					   "l3",      "package", "numa"};
+	static const char *const fixed[] = {"scenario", "preset", "workload", "placement",
+					    "threads"};
+	static const char *const pucols[] = {"thread", "pu", "core", "l3", "package", "numa"};
+	enum { NFIX = 5, NPU = 6 };
+	int ncols = NFIX + run->nparam_cols + NPU, nseen = 0, placements = 0;
+	const char **cols = xcalloc((size_t)ncols, sizeof(*cols));
+	const char **row = xcalloc((size_t)ncols, sizeof(*row));
+	char *swept = xcalloc((size_t)run->nparam_cols + 1, 1);
+	char **seen = xcalloc((size_t)run->nfams + 1, sizeof(*seen));
 	struct csv_writer *csv = NULL;
-	char err[PATH_MAX + 128], excluded[2048], allowed[256];
-	const struct family *seen[MAX_THREAD_COUNTS * 4];
-	int nseen = 0;
+	char err[PATH_MAX + 128], excluded[2048], allowed[256], v[NPU][16];
 
-	if (o->csv && !(csv = csv_create(o->csv, cols, 7, 0, err, sizeof(err))))
+	for (int i = 0; i < NFIX; i++)
+		cols[i] = fixed[i];
+	for (int i = 0; i < run->nparam_cols; i++)
+		cols[NFIX + i] = xasprintf("param_%s", run->param_cols[i]);
+	for (int i = 0; i < NPU; i++)
+		cols[NFIX + run->nparam_cols + i] = pucols[i];
+	for (int i = 0; i < run->nfams; i++)
+		for (int j = i + 1; j < run->nfams; j++) {
+			placements |= strcmp(run->fams[i].placement, run->fams[j].placement) != 0;
+			for (int k = 0; k < run->nparam_cols; k++)
+				swept[k] |= same_family_but(run, &run->fams[i], &run->fams[j], k) &&
+					    strcmp(family_param(run, &run->fams[i], k),
+						   family_param(run, &run->fams[j], k));
+		}
+	if (o->csv && !(csv = csv_create(o->csv, cols, ncols, 0, err, sizeof(err))))
 		usage_error("--csv", o->csv, "%s", err);
 	printf("topology %s (fingerprint %s)%s\n", topo_source(topo), run->topology_fp,
 	       topo_is_host(topo) ? "" : ", not this machine: plan only");
@@ -64,17 +119,44 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 	for (int i = 0; i < run->nfams; i++) {
 		const struct family *f = &run->fams[i];
 		int dup = 0, pairs[PAIR_COUNT] = {0};
-		char home[32];
+		char home[32], key[512], th[16], *section;
 
-		/* the plan depends only on the thread count and the home, not the scenario */
-		for (int j = 0; j < nseen; j++)
-			dup |= seen[j]->threads == f->threads && seen[j]->home_spec == f->home_spec;
-		if (dup || nseen == (int)(sizeof(seen) / sizeof(seen[0])))
+		/* a section per plan: the PUs depend on the thread count, home and placement */
+		plan_key(run, f, swept, placements, key, sizeof(key));
+		section = xasprintf("threads=%d%s%s%s", f->threads,
+				    strcmp(f->home_spec, "first") ? " home=" : "",
+				    strcmp(f->home_spec, "first") ? f->home_spec : "", key);
+		for (int j = 0; j < nseen && !dup; j++)
+			dup = !strcmp(seen[j], section);
+		snprintf(th, sizeof(th), "%d", f->threads);
+		for (int t = 0; csv && !f->skip[0] && t < f->threads; t++) {
+			struct topo_pu pu;
+
+			topo_pu_info(topo, f->pus[t], &pu);
+			snprintf(v[0], 16, "%d", t);
+			snprintf(v[1], 16, "%d", pu.os);
+			snprintf(v[2], 16, "%d", pu.core);
+			snprintf(v[3], 16, "%d", pu.l3);
+			snprintf(v[4], 16, "%d", pu.package);
+			snprintf(v[5], 16, "%d", pu.numa);
+			row[0] = f->sc->name;
+			row[1] = f->preset->name;
+			row[2] = f->wl->name;
+			row[3] = f->placement;
+			row[4] = th;
+			for (int k = 0; k < run->nparam_cols; k++)
+				row[NFIX + k] = family_param(run, f, k);
+			for (int c = 0; c < NPU; c++)
+				row[NFIX + run->nparam_cols + c] = v[c];
+			if (csv_write_row(csv, row))
+				usage_error("--csv", o->csv, "%s", strerror(errno));
+		}
+		if (dup) {
+			free(section);
 			continue;
-		seen[nseen++] = f;
-		printf("\nthreads=%d", f->threads);
-		if (strcmp(f->home_spec, "first"))
-			printf(" home=%s", f->home_spec);
+		}
+		seen[nseen++] = section;
+		printf("\n%s", section);
 		if (f->skip[0]) {
 			printf(": skipped: %s\n", f->skip);
 			continue;
@@ -83,23 +165,10 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 		       "numa");
 		for (int t = 0; t < f->threads; t++) {
 			struct topo_pu pu;
-			char v[7][16];
-			const char *row[7];
 
 			topo_pu_info(topo, f->pus[t], &pu);
 			printf("%6d %6d %6d %4d %8d %5d\n", t, pu.os, pu.core, pu.l3, pu.package,
 			       pu.numa);
-			snprintf(v[0], 16, "%d", f->threads);
-			snprintf(v[1], 16, "%d", t);
-			snprintf(v[2], 16, "%d", pu.os);
-			snprintf(v[3], 16, "%d", pu.core);
-			snprintf(v[4], 16, "%d", pu.l3);
-			snprintf(v[5], 16, "%d", pu.package);
-			snprintf(v[6], 16, "%d", pu.numa);
-			for (int c = 0; c < 7; c++)
-				row[c] = v[c];
-			if (csv && csv_write_row(csv, row))
-				usage_error("--csv", o->csv, "%s", strerror(errno));
 		}
 		topo_pair_classes(topo, f->pus, f->threads, pairs);
 		printf("pair classes:");
@@ -112,4 +181,12 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 	}
 	if (csv && csv_close(csv))
 		usage_error("--csv", o->csv, "%s", strerror(errno));
+	for (int i = 0; i < nseen; i++)
+		free(seen[i]);
+	for (int i = 0; i < run->nparam_cols; i++)
+		free((char *)cols[NFIX + i]);
+	free(seen);
+	free(swept);
+	free(row);
+	free(cols);
 }

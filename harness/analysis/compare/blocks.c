@@ -132,39 +132,47 @@ static int disturbance(const char *why)
 	return strcmp(why, "error") && strcmp(why, "skipped") && strcmp(why, "missing");
 }
 
-char *cmp_left_text(const char **why, int nleft, int n, const char *unit)
+void cmp_reasons_text(struct sb *b, const char **why, int n)
 {
-	struct sb b = {0};
-	int all_dist = 1, *done = xcalloc((size_t)nleft + 1, sizeof(int));
+	int *done = xcalloc((size_t)n + 1, sizeof(int));
 
-	for (int i = 0; i < nleft; i++)
-		all_dist &= disturbance(why[i]);
-	sb_printf(&b, "%d of %d %s%s %s (", nleft, n, unit, n == 1 ? "" : "s",
-		  all_dist ? "disturbed" : "left out");
+	sb_addc(b, '(');
 	/* Each reason once, the most frequent first (first seen among equals). */
-	for (int shown = 0; shown < nleft;) {
+	for (int shown = 0; shown < n;) {
 		int best = -1, best_n = 0;
 
-		for (int i = 0; i < nleft; i++) {
+		for (int i = 0; i < n; i++) {
 			int k = 0;
 
 			if (done[i])
 				continue;
-			for (int j = i; j < nleft; j++)
+			for (int j = i; j < n; j++)
 				k += !strcmp(why[i], why[j]);
 			if (k > best_n)
 				best = i, best_n = k;
 		}
-		sb_printf(&b, "%s%d ", shown ? ", " : "", best_n);
+		sb_printf(b, "%s%d ", shown ? ", " : "", best_n);
 		for (const char *p = why[best]; *p; p++) /* run_delay -> run delay */
-			sb_addc(&b, *p == '_' ? ' ' : *p);
-		for (int j = best; j < nleft; j++)
+			sb_addc(b, *p == '_' ? ' ' : *p);
+		for (int j = best; j < n; j++)
 			if (!strcmp(why[best], why[j]))
 				done[j] = 1;
 		shown += best_n;
 	}
-	sb_addc(&b, ')');
+	sb_addc(b, ')');
 	free(done);
+}
+
+char *cmp_left_text(const char **why, int nleft, int n, const char *unit)
+{
+	struct sb b = {0};
+	int all_dist = 1;
+
+	for (int i = 0; i < nleft; i++)
+		all_dist &= disturbance(why[i]);
+	sb_printf(&b, "%d of %d %s%s %s ", nleft, n, unit, n == 1 ? "" : "s",
+		  all_dist ? "disturbed" : "left out");
+	cmp_reasons_text(&b, why, nleft);
 	return b.p;
 }
 
@@ -182,9 +190,12 @@ static int block_index(struct tblocks *tb, struct map *m, const char *name)
 	return j;
 }
 
-/* block_probes - the probes (before and after, every column) of block @j of table @bl. */
+/*
+ * block_probes - the probes (before and after, every column) of block @j of table @bl;
+ * @skip_remapped: not those of a window disturbed by its own remap.
+ */
 static double *block_probes(const struct compare *c, const struct block *bl, const struct map *m,
-			    int j, size_t *n)
+			    int j, int skip_remapped, size_t *n)
 {
 	const struct cmp_run *r = &c->runs[0];
 	double *v = NULL;
@@ -197,7 +208,9 @@ static double *block_probes(const struct compare *c, const struct block *bl, con
 		for (int i = 0; i < cl->nrows; i++) {
 			int row = cl->rows[i].row;
 
-			if (cmp_map_get(m, cmp_cell_at(r, row, r->c_block)) != j)
+			/* a window remapped itself leaves out only its own comparisons */
+			if (cmp_map_get(m, cmp_cell_at(r, row, r->c_block)) != j ||
+			    (skip_remapped && !strcmp(cmp_row_reason(r, row), "remap")))
 				continue;
 			for (int k = 0; k < 2; k++) {
 				double x = xfer_value(r, row, k ? r->c_xa : r->c_xb);
@@ -215,13 +228,14 @@ static double *block_probes(const struct compare *c, const struct block *bl, con
 /*
  * block_remapped - block @j's probes span two host mappings (results_remapped, as the run's
  * stopping rule judges a block: run/blocks.c): the host moved the vCPUs between its
- * windows, so its presets were not measured on the same machine.
+ * windows, so its presets were not measured on the same machine. The probes of a window
+ * remapped itself are not counted: that window's comparisons leave the block out anyway.
  */
 static int block_remapped(const struct compare *c, const struct block *bl, const struct map *m,
 			  int j)
 {
 	size_t n;
-	double *v = block_probes(c, bl, m, j, &n), lo = INFINITY, hi = 0;
+	double *v = block_probes(c, bl, m, j, 1, &n), lo = INFINITY, hi = 0;
 
 	for (size_t i = 0; i < n; i++)
 		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
@@ -238,7 +252,7 @@ static void block_mappings(const struct compare *c, const struct block *bl, stru
 {
 	for (int j = 0; j < tb->nb; j++) {
 		size_t n = 0;
-		double *v = c->nmap ? block_probes(c, bl, m, j, &n) : NULL;
+		double *v = c->nmap ? block_probes(c, bl, m, j, 0, &n) : NULL;
 
 		tb->mapping[j] = n ? mapping_of(c, stats_median(v, n)) : -1;
 		free(v);
@@ -253,7 +267,6 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 	struct tblocks *tb;
 	struct map m = {0};
 	int cap;
-	const char **why;
 
 	if (!c->tb)
 		c->tb = xcalloc((size_t)c->nblocks, sizeof(*c->tb));
@@ -269,9 +282,9 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 	}
 	cap = tb->cap = tb->nb ? tb->nb : 1;
 	tb->state = xcalloc((size_t)(bl->ncols * cap), 1);
-	tb->clean = xcalloc((size_t)cap, sizeof(int));
+	tb->remap = xcalloc((size_t)cap, 1);
 	tb->mapping = xcalloc((size_t)cap, sizeof(int));
-	why = xcalloc((size_t)(bl->ncols * cap), sizeof(*why));
+	tb->why = xcalloc((size_t)(bl->ncols * cap), sizeof(*tb->why));
 	for (int col = 0; col < bl->ncols; col++) {
 		const struct cell *cl = &c->cells[bl->cell[col]];
 
@@ -286,34 +299,12 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 				tb->state[col * cap + j] = 1;
 			} else if (tb->state[col * cap + j] != 1) {
 				tb->state[col * cap + j] = 2;
-				why[col * cap + j] = cmp_row_reason(r, row);
+				tb->why[col * cap + j] = cmp_row_reason(r, row);
 			}
 		}
 	}
-	/* A column with nothing measured (all skipped or failed) is n/a, not a gap. */
-	const char **left = xcalloc((size_t)cap, sizeof(*left));
-
-	for (int j = 0; j < tb->nb; j++) {
-		const char *w = NULL;
-
-		for (int col = 0; col < bl->ncols && !w; col++) {
-			const struct cell *cl = &c->cells[bl->cell[col]];
-
-			if (cl->nok + cl->ndist == 0 || tb->state[col * cap + j] == 1)
-				continue;
-			w = tb->state[col * cap + j] ? why[col * cap + j] : "missing";
-		}
-		if (!w && block_remapped(c, bl, &m, j))
-			w = "remap_in_block";
-		tb->clean[j] = !w;
-		if (w)
-			left[tb->nleft++] = w;
-		tb->nclean += !w;
-	}
-	if (tb->nleft)
-		tb->left = cmp_left_text(left, tb->nleft, tb->nb, "block");
-	free(left);
-	free(why);
+	for (int j = 0; j < tb->nb; j++)
+		tb->remap[j] = (char)block_remapped(c, bl, &m, j);
 	block_mappings(c, bl, tb, &m);
 	for (size_t i = 0; i < m.cap; i++)
 		free(m.keys[i]);
@@ -323,31 +314,117 @@ static struct tblocks *table_blocks(struct compare *c, int bi)
 }
 
 /*
- * block_value - the median of @metric over the ok rows of @cl in block @j of @tb (its
- * block numbers in @bnames), or NaN.
+ * pair_left - why the comparison of column @col with the base (column 0) of table @bl
+ * leaves block @j out, or NULL when it uses it: the base's window not clean (its reason,
+ * or "missing"), else the column's, else the block's windows on two host mappings. A
+ * column with nothing measured (all skipped or failed) is n/a, not a gap.
+ */
+static const char *pair_left(const struct compare *c, const struct block *bl,
+			     const struct tblocks *tb, int col, int j)
+{
+	for (int k = 0; k < 2; k++) {
+		int cc = k ? col : 0;
+		const struct cell *cl = &c->cells[bl->cell[cc]];
+		int st = tb->state[cc * tb->cap + j];
+
+		if (cl->nok + cl->ndist == 0 || st == 1)
+			continue;
+		return st ? tb->why[cc * tb->cap + j] : "missing";
+	}
+	return tb->remap[j] ? "remap_in_block" : NULL;
+}
+
+/*
+ * pair_left_text - "used 17 of 24 blocks; 7 left out (4 host preemption, 3 remap in
+ * block)": the blocks the comparison of column @col of table @bi uses, and why it leaves
+ * the others out; NULL when it uses them all. *@nleft: how many it leaves out.
+ */
+static char *pair_left_text(struct compare *c, int bi, int col, int *nleft)
+{
+	const struct block *bl = &c->blocks[bi];
+	struct tblocks *tb = table_blocks(c, bi);
+	const char **why = xcalloc((size_t)tb->nb + 1, sizeof(*why));
+	struct sb b = {0};
+	int n = 0;
+
+	for (int j = 0; j < tb->nb; j++) {
+		const char *w = pair_left(c, bl, tb, col, j);
+
+		if (w)
+			why[n++] = w;
+	}
+	if (n) {
+		sb_printf(&b, "used %d of %d block%s; %d left out ", tb->nb - n, tb->nb,
+			  tb->nb == 1 ? "" : "s", n);
+		cmp_reasons_text(&b, why, n);
+	}
+	free(why);
+	*nleft = n;
+	return b.p;
+}
+
+/* ---- fairness ---- */
+
+#define M_FAIRNESS (-1) /* in place of a metric: the rows' fairness (cmp_row_fairness) */
+
+double cmp_row_fairness(const struct cmp_run *r, int row)
+{
+	double lo, hi;
+
+	if (r->c_omin < 0 || r->c_omax < 0 ||
+	    !strcmp(cmp_cell_at(r, row, r->col[C_THREADS]), "1") ||
+	    !cmp_cell_at(r, row, r->c_omin)[0] || !cmp_cell_at(r, row, r->c_omax)[0])
+		return NAN;
+	lo = cmp_parse_num(r, row, r->c_omin);
+	hi = cmp_parse_num(r, row, r->c_omax);
+	return hi > 0 ? lo / hi : NAN;
+}
+
+/*
+ * row_value - @metric in @row of @r (M_FAIRNESS: its fairness), or NaN when the row is
+ * not ok or the cell is empty.
+ */
+static double row_value(const struct cmp_run *r, int row, int metric)
+{
+	int col = metric >= 0 ? r->metric_col[metric] : -1;
+
+	if (strcmp(cmp_cell_at(r, row, r->col[C_STATUS]), "ok"))
+		return NAN;
+	if (metric == M_FAIRNESS)
+		return cmp_row_fairness(r, row);
+	return col >= 0 && cmp_cell_at(r, row, col)[0] ? cmp_parse_num(r, row, col) : NAN;
+}
+
+/*
+ * block_value - the median of @metric (M_FAIRNESS: the fairness) over the ok rows of @cl in
+ * block @bname (every block: NULL), or NaN; @buf holds the values.
  */
 static double block_value(const struct compare *c, const struct cell *cl, int metric,
-			  const char *bname, double *buf)
+			  const char *bname, double *buf, size_t *nout)
 {
-	const struct cmp_run *r = &c->runs[0];
-	int col = r->metric_col[metric];
 	size_t n = 0;
 
-	for (int i = 0; i < cl->nrows && col >= 0; i++) {
+	for (int i = 0; i < cl->nrows; i++) {
+		const struct cmp_run *r = &c->runs[cl->rows[i].run];
 		int row = cl->rows[i].row;
+		double v;
 
-		if (!strcmp(cmp_cell_at(r, row, r->c_block), bname) &&
-		    !strcmp(cmp_cell_at(r, row, r->col[C_STATUS]), "ok") &&
-		    cmp_cell_at(r, row, col)[0])
-			buf[n++] = cmp_parse_num(r, row, col);
+		if (bname && strcmp(cmp_cell_at(r, row, r->c_block), bname))
+			continue;
+		v = row_value(r, row, metric);
+		if (!isnan(v))
+			buf[n++] = v;
 	}
+	if (nout)
+		*nout = n;
 	return n ? stats_median(buf, n) : NAN;
 }
 
 /*
  * paired_values - @vb, @vo: the values of @metric of the base column and of column @col in
- * the clean blocks of table @bi where both are positive (a ratio needs them); @in_map: only
- * blocks of that host mapping (-1: all). Returns how many.
+ * the blocks where both its windows are clean (pair_left) and both values are positive (a
+ * ratio needs them; M_FAIRNESS: known); @in_map: only blocks of that host mapping (-1:
+ * all). Returns how many.
  */
 static int paired_values(struct compare *c, int bi, int col, int metric, int in_map, double *vb,
 			 double *vo)
@@ -361,11 +438,11 @@ static int paired_values(struct compare *c, int bi, int col, int metric, int in_
 	for (int j = 0; j < tb->nb; j++) {
 		double b, o;
 
-		if (!tb->clean[j] || (in_map >= 0 && tb->mapping[j] != in_map))
+		if (pair_left(c, bl, tb, col, j) || (in_map >= 0 && tb->mapping[j] != in_map))
 			continue;
-		b = block_value(c, cb, metric, tb->name[j], buf);
-		o = block_value(c, co, metric, tb->name[j], buf);
-		if (b > 0 && o > 0)
+		b = block_value(c, cb, metric, tb->name[j], buf, NULL);
+		o = block_value(c, co, metric, tb->name[j], buf, NULL);
+		if (metric == M_FAIRNESS ? !isnan(b) && !isnan(o) : b > 0 && o > 0)
 			vb[n] = b, vo[n++] = o;
 	}
 	free(buf);
@@ -378,7 +455,8 @@ void cmp_pair_result(struct compare *c, int bi, int col, struct result *r, struc
 	double *vb = xcalloc((size_t)tb->nb + 1, sizeof(double));
 	double *vo = xcalloc((size_t)tb->nb + 1, sizeof(double));
 	struct block_change bc;
-	int n = paired_values(c, bi, col, r->metric, -1, vb, vo);
+	int n = paired_values(c, bi, col, r->metric, -1, vb, vo), nleft;
+	char *left = pair_left_text(c, bi, col, &nleft);
 
 	r->paired = 1;
 	r->nclean = n;
@@ -395,8 +473,9 @@ void cmp_pair_result(struct compare *c, int bi, int col, struct result *r, struc
 		r->mwu.exact = n <= STATS_SR_EXACT_MAX;
 		r->have_p = 1;
 	}
-	if (tb->left)
-		sb_printf(flags, "%s%s", flags->n ? "; " : "", tb->left);
+	if (left)
+		sb_printf(flags, "%s%s", flags->n ? "; " : "", left);
+	free(left);
 	free(vb);
 	free(vo);
 }
@@ -426,7 +505,44 @@ void cmp_mapping_changes(struct compare *c)
 	}
 }
 
-int cmp_blocks_left(struct compare *c, int bi)
+int cmp_blocks_left(struct compare *c, int bi, int col)
 {
-	return table_blocks(c, bi)->nleft;
+	int n;
+
+	free(pair_left_text(c, bi, col, &n));
+	return n;
+}
+
+void cmp_fairness(struct compare *c, int bi, int col, struct result *r)
+{
+	const struct block *bl = &c->blocks[bi];
+	const struct cell *cb = &c->cells[bl->cell[0]], *co = &c->cells[bl->cell[col]];
+	size_t nb, no, cap = (size_t)(cb->nrows > co->nrows ? cb->nrows : co->nrows) + 1;
+	double *vb, *vo;
+
+	if (c->paired && (size_t)table_blocks(c, bi)->nb >= cap)
+		cap = (size_t)table_blocks(c, bi)->nb + 1;
+	vb = xcalloc(cap, sizeof(double));
+	vo = xcalloc(cap, sizeof(double));
+
+	r->fair_b = block_value(c, cb, M_FAIRNESS, NULL, vb, &nb);
+	r->fair_o = block_value(c, co, M_FAIRNESS, NULL, vo, &no);
+	r->fair_p = NAN;
+	if (c->paired) {
+		int n = paired_values(c, bi, col, M_FAIRNESS, -1, vb, vo);
+		struct stats_signrank sr;
+
+		for (int j = 0; j < n; j++)
+			vo[j] -= vb[j];
+		if (n && !stats_signrank(vo, (size_t)n, &sr))
+			r->fair_p = sr.p;
+	} else if (nb && no) {
+		struct stats_mwu u;
+
+		if (!stats_mwu(vo, no, vb, nb, STATS_MWU_AUTO, &u))
+			r->fair_p = u.p;
+	}
+	r->fair_changed = fabs(r->fair_o - r->fair_b) >= FAIR_MIN_CHANGE && r->fair_p < c->o.alpha;
+	free(vb);
+	free(vo);
 }

@@ -393,14 +393,14 @@ int compare_main(int argc, char **argv)
 	return status;
 }
 
-int compare_run_report(const char *dir, int *no_verdict)
+int compare_run_report(const char *dir, struct run_verdicts *v)
 {
 	/* The directory after "--": a run named like an option (-o -dash) is still a run. */
 	char *argv[] = {"compare", "-o", (char *)dir, "--", (char *)dir, NULL};
 	int status = compare_main(5, argv);
 
-	if (no_verdict)
-		*no_verdict = cmp_count_no_verdict(&state);
+	if (v)
+		cmp_count_verdicts(&state, v);
 	return status;
 }
 

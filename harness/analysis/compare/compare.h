@@ -93,6 +93,7 @@ struct cmp_run {
 	int c_host, c_home, c_topo;
 	int c_krel, c_kfp;		    /* kernel_release, kernel_layout_fp (-s kernel) */
 	int c_block, c_dist_by, c_xb, c_xa; /* block, disturbed_by, xfer_before/after_ns */
+	int c_omin, c_omax;		    /* ops_min_thread, ops_max_thread (fairness) */
 	int *param_col;			    /* per global parameter: column, or -1 */
 	int *metric_col;		    /* per global metric: column, or -1 */
 	int *mux_col;			    /* per global metric: its <stem>_mux column, or -1 */
@@ -149,18 +150,31 @@ struct result {
 	const char *verdict;
 	char *flags;
 	int paired; /* from blocks (blocks.c): change, ci and p within blocks */
-	int nclean; /* paired: the clean blocks compared */
+	int nclean; /* paired: the blocks compared (its two windows clean in each) */
+	/* Fairness (blocks.c, cmp_fairness): the median over the ok rows of each side of
+	 * ops_min_thread / ops_max_thread (NaN: one thread, or not in the run); the p of its
+	 * per-block differences (signed-rank; independent: Mann-Whitney U), NaN untested;
+	 * fair_changed: |change| >= FAIR_MIN_CHANGE and p < alpha (uncorrected). */
+	double fair_b, fair_o, fair_p;
+	int fair_changed;
+	int need; /* no verdict: the clean blocks (paired) or ok repetitions a side needed */
 };
 
-/* A table's blocks under the block design (blocks.c). */
+/* A fairness change is flagged from this difference of the medians on (and p < alpha). */
+#define FAIR_MIN_CHANGE 0.10
+
+/*
+ * A table's blocks under the block design (blocks.c). Each comparison (a column against the
+ * base) uses the blocks in which both of its windows are clean, unless the block's windows
+ * were measured on two host mappings (remap in block): that leaves out the whole block.
+ */
 struct tblocks {
 	int nb, ncap, cap;
 	char **name;	    /* [j]: block j's number, as text */
 	signed char *state; /* [col * cap + j]: 0 no row, 1 a clean row, 2 rows, none clean */
-	int *clean;	    /* [j]: every measured column has a clean row in block j */
+	const char **why;   /* [col * cap + j]: with state 2, why not clean (cmp_row_reason) */
+	char *remap;	    /* [j]: block j's windows' probes span two host mappings */
 	int *mapping;	    /* [j]: block j's host mapping, or -1 */
-	int nclean, nleft;  /* blocks kept and left out */
-	char *left;	    /* "2 of 15 blocks disturbed (2 run delay)", or NULL */
 };
 
 /* The change of one comparison within the blocks of one host mapping. */
@@ -296,8 +310,13 @@ void cmp_find_mappings(struct compare *c);
 void cmp_pair_result(struct compare *c, int bi, int col, struct result *r, struct sb *flags);
 /* cmp_mapping_changes - with several host mappings: each comparison within each (c->mc). */
 void cmp_mapping_changes(struct compare *c);
-/* cmp_blocks_left - how many blocks of table @bi are left out. */
-int cmp_blocks_left(struct compare *c, int bi);
+/* cmp_blocks_left - how many blocks of table @bi the comparison of column @col leaves out. */
+int cmp_blocks_left(struct compare *c, int bi, int col);
+/* cmp_fairness - the fairness of @r (column @col of table @bi) and its test (struct result). */
+void cmp_fairness(struct compare *c, int bi, int col, struct result *r);
+/* cmp_row_fairness - ops_min_thread / ops_max_thread of @row of @r, or NaN (one thread,
+ * no such columns, no operation). */
+double cmp_row_fairness(const struct cmp_run *r, int row);
 
 /*
  * cmp_row_reason - why @row of @r is not clean: its disturbed_by kind (run_delay, ...),
@@ -311,6 +330,9 @@ const char *cmp_row_reason(const struct cmp_run *r, int row);
  * or "missing"), the most frequent first; "left out" when a reason is not a disturbance.
  */
 char *cmp_left_text(const char **why, int nleft, int n, const char *unit);
+/* cmp_reasons_text - "(12 run delay, 2 host preemption)" onto @b: the @n reasons @why, each
+ * once with its count, the most frequent first. */
+void cmp_reasons_text(struct sb *b, const char **why, int n);
 
 /* verdict.c */
 /* cmp_parse_num - the number in @row, @col of @r; a cell that is not one exits 2. */
@@ -345,14 +367,18 @@ void cmp_build_header(struct compare *c, struct header *h);
  */
 int cmp_count_comparisons(const struct compare *c,
 			  int (*want)(const struct compare *c, const struct result *r));
-/* cmp_count_no_verdict - the comparisons whose verdict is "no verdict". */
-int cmp_count_no_verdict(const struct compare *c);
+/* cmp_count_verdicts - the comparisons without a verdict, of those measured, and how far
+ * each fell short (struct run_verdicts, commands.h). */
+struct run_verdicts;
+void cmp_count_verdicts(const struct compare *c, struct run_verdicts *v);
 /* cmp_half_width - half the width of @r's ci, in %change points. */
 double cmp_half_width(const struct result *r);
 /* cmp_correction_desc - what the p-values are, for headers (allocated). */
 char *cmp_correction_desc(const struct compare *c);
 void cmp_fmt_val(char *buf, size_t len, double v);
 void cmp_fmt_pct(char *buf, size_t len, double v);
+/* cmp_fmt_fair - a fairness (ops_min_thread / ops_max_thread) as "0.45", or "-". */
+void cmp_fmt_fair(char *buf, size_t len, double v);
 void cmp_fmt_change(char *buf, size_t len, double v);
 void cmp_fmt_p(char *buf, size_t len, const struct result *r);
 void cmp_fmt_ci(char *buf, size_t len, const struct result *r);

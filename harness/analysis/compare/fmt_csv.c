@@ -61,6 +61,10 @@ static const char *const csv_head[] = {
     "ci_hi_pct",
     "alpha",
     "min_change_pct",
+    "fairness_base",
+    "fairness_with_patch",
+    "fairness_p",
+    "fairness_changed",
     "verdict",
     "flags",
 };
@@ -94,7 +98,7 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 		const struct result *r = &c->res[i];
 		const struct block *b = &c->blocks[r->block];
 		const struct group *g = &c->groups[b->group];
-		char sb[6][40], so[6][40], num[10][40];
+		char sb[6][40], so[6][40], num[13][40];
 		const char *v[NCSV];
 		int k = 0;
 
@@ -110,6 +114,9 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 		fmt_double(num[7], 40, c->o.min_change);
 		fmt_double(num[8], 40, r->p_adj);
 		snprintf(num[9], 40, "%d", r->family);
+		fmt_double(num[10], 40, r->fair_b);
+		fmt_double(num[11], 40, r->fair_o);
+		fmt_double(num[12], 40, r->fair_p);
 		v[k++] = g->scenario;
 		v[k++] = g->workload;
 		v[k++] = g->placement;
@@ -142,6 +149,10 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 		v[k++] = num[5];
 		v[k++] = num[6];
 		v[k++] = num[7];
+		v[k++] = num[10];
+		v[k++] = num[11];
+		v[k++] = num[12];
+		v[k++] = isnan(r->fair_p) ? "" : r->fair_changed ? "1" : "0";
 		v[k++] = r->verdict;
 		v[k++] = r->flags;
 		for (int j = 0; j < NCSV; j++)

@@ -15,7 +15,20 @@
 #include "stats.h"
 #include "table.h"
 
-enum { S_CASE, S_VALUE, S_NS, S_CV, S_CHANGE, S_CI, S_P, S_VERDICT, S_TARGET, S_FLAGS, S_N };
+enum {
+	S_CASE,
+	S_VALUE,
+	S_NS,
+	S_CV,
+	S_FAIR,
+	S_CHANGE,
+	S_CI,
+	S_P,
+	S_VERDICT,
+	S_TARGET,
+	S_FLAGS,
+	S_N
+};
 
 /* shown - metric @m is on the terminal: ops_per_s, or every metric --metric names. */
 static int shown(const struct compare *c, int m)
@@ -89,6 +102,14 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 			snprintf(cell[S_NS], 160, "%.1f", sn.median);
 	}
 	cmp_fmt_pct(cell[S_CV], 160, s.cv);
+	cmp_fmt_fair(cell[S_FAIR], 160, NAN);
+	for (int k = 1; !col && k < b->ncols; k++) /* the base's: from any of its comparisons */
+		if (result_at(c, b, k, m)) {
+			cmp_fmt_fair(cell[S_FAIR], 160, result_at(c, b, k, m)->fair_b);
+			break;
+		}
+	if (col && r)
+		cmp_fmt_fair(cell[S_FAIR], 160, r->fair_o);
 	cell[S_CI][0] = cell[S_P][0] = cell[S_VERDICT][0] = cell[S_TARGET][0] = '\0';
 	/* flags of this row's own repetitions (not ok, counters multiplexed), never cut; in
 	 * blocks, or without a verdict, a comparison's flags say which blocks or repetitions
@@ -125,6 +146,7 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 	    {ops ? "ops/s" : c->metrics[m], 1},
 	    {"ns/op", 1},
 	    {"cv", 1},
+	    {"fairness", 1},
 	    {"%change", 1},
 	    {"ci", 0},
 	    {"p", 1},
@@ -133,12 +155,17 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 	    {"flags", 0},
 	};
 	struct table *t = table_new(S_N, cols);
-	int flagged = 0;
+	int flagged = 0, fair = 0;
 
 	if (!ops || cmp_metric_index(c, "ns_per_op") < 0)
 		table_hide(t, S_NS);
 	if (!ops || !c->paired || isnan(c->runs[0].precision))
 		table_hide(t, S_TARGET);
+	for (int i = 0; i < c->nres; i++) /* fairness: ops/s tables with several threads */
+		fair |=
+		    c->res[i].metric == m && !(isnan(c->res[i].fair_b) && isnan(c->res[i].fair_o));
+	if (!ops || !fair)
+		table_hide(t, S_FAIR);
 	for (int bi = 0; bi < c->nblocks; bi++) {
 		const struct block *b = &c->blocks[bi];
 		int nres = 0;

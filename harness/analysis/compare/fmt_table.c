@@ -3,6 +3,7 @@
  * fmt_table.c - the `table` report format: the seeds' testcase/base/with-patch/%change
  * table plus p-value and verdict, one per group, then the explained numbers.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ enum {
 	T_BCV,
 	T_NEW,
 	T_NCV,
+	T_FAIR,
 	T_CHANGE,
 	T_CI,
 	T_P,
@@ -25,8 +27,8 @@ enum {
 };
 
 static const struct table_col table_cols[T_N] = {
-    {"testcase", 0}, {"metric", 0}, {"base", 1},    {"cv", 1},	    {"with-patch", 1}, {"cv", 1},
-    {"%change", 1},  {"ci", 0},	    {"p-value", 1}, {"verdict", 0}, {"flags", 0},
+    {"testcase", 0}, {"metric", 0},  {"base", 1}, {"cv", 1},	  {"with-patch", 1}, {"cv", 1},
+    {"fairness", 0}, {"%change", 1}, {"ci", 0},	  {"p-value", 1}, {"verdict", 0},    {"flags", 0},
 };
 
 /* The cells of one result row, as text. */
@@ -39,6 +41,15 @@ static void result_cells(const struct compare *c, const struct result *r, const 
 	cmp_fmt_pct(cells[T_BCV], 160, r->b.cv);
 	cmp_fmt_val(cells[T_NEW], 160, r->o.median);
 	cmp_fmt_pct(cells[T_NCV], 160, r->o.cv);
+	cells[T_FAIR][0] = '\0'; /* on the ops_per_s row: base -> with-patch */
+	if (!strcmp(c->metrics[r->metric], "ops_per_s") &&
+	    !(isnan(r->fair_b) && isnan(r->fair_o))) {
+		char fb[16], fo[16];
+
+		cmp_fmt_fair(fb, sizeof(fb), r->fair_b);
+		cmp_fmt_fair(fo, sizeof(fo), r->fair_o);
+		snprintf(cells[T_FAIR], 160, "%s -> %s", fb, fo);
+	}
 	cmp_fmt_change(cells[T_CHANGE], 160, r->change);
 	cmp_fmt_p(cells[T_P], 160, r);
 	snprintf(cells[T_VERDICT], 160, "%s", r->verdict);
@@ -49,7 +60,7 @@ static void result_cells(const struct compare *c, const struct result *r, const 
 void cmp_print_table(const struct compare *c, const struct header *h, FILE *out, int md)
 {
 	struct table *t = table_new(T_N, table_cols);
-	int last_group = -1;
+	int last_group = -1, fair = 0;
 	char cells[T_N][160], tcb[512];
 	const char *cp[T_N];
 
@@ -63,6 +74,10 @@ void cmp_print_table(const struct compare *c, const struct header *h, FILE *out,
 	}
 	for (int k = 0; k < T_N; k++)
 		cp[k] = cells[k];
+	for (int i = 0; i < c->nres && !fair; i++)
+		fair = !(isnan(c->res[i].fair_b) && isnan(c->res[i].fair_o));
+	if (!fair)
+		table_hide(t, T_FAIR);
 	for (int i = 0; i < c->nres; i++) {
 		const struct result *r = &c->res[i];
 		const struct block *b = &c->blocks[r->block];

@@ -147,6 +147,8 @@ void cmp_load_run(struct cmp_run *r, const char *arg)
 	r->c_krel = csv_col(r->t, "kernel_release");
 	r->c_kfp = csv_col(r->t, "kernel_layout_fp");
 	r->c_block = csv_col(r->t, "block");
+	r->c_omin = csv_col(r->t, "ops_min_thread");
+	r->c_omax = csv_col(r->t, "ops_max_thread");
 	r->c_dist_by = csv_col(r->t, "disturbed_by");
 	r->c_xb = csv_col(r->t, "xfer_before_ns");
 	r->c_xa = csv_col(r->t, "xfer_after_ns");

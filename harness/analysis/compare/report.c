@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "compare.h"
 
 /* ---- formatting ---- */
@@ -16,6 +17,14 @@ void cmp_fmt_val(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
+}
+
+void cmp_fmt_fair(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2f", v);
 }
 
 void cmp_fmt_pct(char *buf, size_t len, double v)
@@ -265,9 +274,20 @@ static void paired_notes(const struct compare *c, struct header *h)
 		      c->runs[0].precision, cmp_count_comparisons(c, target_met), total, why));
 }
 
-int cmp_count_no_verdict(const struct compare *c)
+void cmp_count_verdicts(const struct compare *c, struct run_verdicts *v)
 {
-	return cmp_count_comparisons(c, no_verdict);
+	v->no_verdict = cmp_count_comparisons(c, no_verdict);
+	v->total = cmp_count_comparisons(c, measured);
+	v->paired = c->paired;
+	v->more = 0;
+	for (int i = 0; i < c->nres; i++) {
+		const struct result *r = &c->res[i];
+		size_t got = r->paired ? (size_t)r->nclean : r->b.n < r->o.n ? r->b.n : r->o.n;
+		double more = (double)r->need / (double)(got ? got : 1);
+
+		if (no_verdict(c, r) && more > v->more)
+			v->more = more;
+	}
 }
 
 void cmp_build_header(struct compare *c, struct header *h)

@@ -123,7 +123,9 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 	const struct cell *cb = &c->cells[bl->cell[0]], *co = &c->cells[bl->cell[col]];
 	size_t cap = (size_t)(cb->nrows > co->nrows ? cb->nrows : co->nrows) + 1;
 	double *vb = xcalloc(cap, sizeof(double)), *vo = xcalloc(cap, sizeof(double));
+	struct result fair;
 
+	cmp_fairness(c, bi, col, &fair);
 	for (int m = 0; m < c->nmetrics; m++) {
 		struct result r = {.block = bi, .col = col, .metric = m};
 		double muxb, muxo;
@@ -147,6 +149,10 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 			continue;
 		summarize(vb, nb, muxb, &r.b);
 		summarize(vo, no, muxo, &r.o);
+		r.fair_b = fair.fair_b;
+		r.fair_o = fair.fair_o;
+		r.fair_p = fair.fair_p;
+		r.fair_changed = fair.fair_changed;
 		r.change = NAN;
 		r.ci_lo = r.ci_hi = NAN;
 		/* From a zero median: no change to zero, an infinite one to anything else. */
@@ -172,6 +178,9 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 			cmp_status_flags(&flags, "with-patch", co);
 		}
 		mux_flags(&flags, &r);
+		if (r.fair_changed && !strcmp(c->metrics[m], "ops_per_s"))
+			sb_printf(&flags, "%sfairness %.2f -> %.2f (p %.3g)", flags.n ? "; " : "",
+				  r.fair_b, r.fair_o, r.fair_p);
 		r.flags = flags.p ? flags.p : xstrdup("");
 		c->res = xrealloc(c->res, (size_t)(c->nres + 1) * sizeof(*c->res));
 		bl->res[col * c->nmetrics + m] = c->nres;
@@ -225,10 +234,10 @@ static int no_verdict(const struct compare *c, struct result *r, struct sb *why)
 	if (!(cb->nok + cb->ndist) || !(co->nok + co->ndist))
 		return 0;
 	if (r->paired) {
-		need = stats_signrank_blocks_needed(mult, c->o.alpha);
+		need = r->need = stats_signrank_blocks_needed(mult, c->o.alpha);
 		if (r->have_p && r->nclean >= need)
 			return 0;
-		if (!cmp_blocks_left((struct compare *)c, r->block))
+		if (!cmp_blocks_left((struct compare *)c, r->block, r->col))
 			sb_printf(why, "%d clean block%s: %d needed for p < %g (%d comparison%s)",
 				  r->nclean, r->nclean == 1 ? "" : "s", need, c->o.alpha, mult,
 				  mult == 1 ? "" : "s");
@@ -236,14 +245,14 @@ static int no_verdict(const struct compare *c, struct result *r, struct sb *why)
 	}
 	if (r->have_p && mult * r->min_p < c->o.alpha)
 		return 0;
+	r->need = stats_mwu_reps_needed(mult, c->o.alpha);
 	if ((left = reps_left(c, cb, co))) {
 		sb_printf(why, "%s", left);
 		free(left);
 	} else {
 		sb_printf(
 		    why, "%zu vs %zu ok repetitions: %d a side needed for p < %g (%d comparison%s)",
-		    r->b.n, r->o.n, stats_mwu_reps_needed(mult, c->o.alpha), c->o.alpha, mult,
-		    mult == 1 ? "" : "s");
+		    r->b.n, r->o.n, r->need, c->o.alpha, mult, mult == 1 ? "" : "s");
 	}
 	return 1;
 }
