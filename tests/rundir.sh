@@ -2,7 +2,8 @@
 # rundir.sh PCBENCH - run directories (issue 15 part 7), in a scratch directory: two runs
 # started in the same second get different default directories (also when the name of
 # this second is already taken); results/latest follows only runs under ./results/;
-# -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR).
+# -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR); a
+# host named "(none)" gives results/<stamp>-unknown.
 set -u
 pcbench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
@@ -73,6 +74,18 @@ grep -q '"run_id": "r"' "$tmp/cwd/r/context.json" ||
 	{ echo "FAIL: -o r/: run_id is $(grep -o '"run_id": "[^"]*"' "$tmp/cwd/r/context.json")"; fail=1; }
 (cd "$tmp/cwd" && "$pcbench" merge r/ -o m) >/dev/null 2>"$tmp/err6" ||
 	{ echo "FAIL: merge r/:"; cat "$tmp/err6"; fail=1; }
+
+# A host whose name was never set ("(none)", a bare guest): the default directory says
+# "unknown", not "(none)". Checked in a UTS namespace of its own (root), else not at all.
+if unshare --uts true 2>/dev/null; then
+	(cd "$tmp/cwd" && unshare --uts sh -c 'echo "(none)" >/proc/sys/kernel/hostname && exec "$@"' sh "$pcbench" $run \
+		--run-dir-file "$tmp/dir7") >/dev/null 2>"$tmp/err7"
+	d7=$(cat "$tmp/dir7" 2>/dev/null)
+	case $d7 in
+	*-unknown) ;;
+	*) echo "FAIL: hostname (none): directory '$d7'"; cat "$tmp/err7"; fail=1 ;;
+	esac
+fi
 
 [ $fail = 0 ] && echo "ok: run directories"
 exit $fail
