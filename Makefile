@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime deps-run configure build install package run test test-lab asan-build test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime deps-run configure build cross-arm64 install package run test test-lab asan-build test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -23,6 +23,17 @@ configure: deps-runtime
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
+
+# make cross-arm64: pcbench for arm64 in build-arm64/ (Debian or Ubuntu: the cross compilers
+# and the :arm64 libraries, scripts/install-deps --cross arm64), with the toolchain file
+# cmake/aarch64-linux-gnu.cmake. Its man pages and completion come from the host build's
+# pcbench (never from running the arm64 binary). docs/lab.md: running it on an arm64 host.
+cross-arm64: build
+	@./scripts/install-deps --cross arm64
+	@cmake -S . -B build-arm64 -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+		-DPCBENCH_HOST_PCBENCH=$(abspath $(BUILD))/pcbench >/dev/null
+	@cmake --build build-arm64 -j $(JOBS)
 
 # make install PREFIX=/usr/local [DESTDIR=/scratch/root]: bin/pcbench, share/pcbench/scripts,
 # the man page and bash completion (cmake --install honours DESTDIR from the environment).

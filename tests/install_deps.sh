@@ -80,6 +80,22 @@ grep -q "unknown distribution \"Plan 9 from Bell Labs\"" "$tmp/err" &&
 $deps --bogus >/dev/null 2>&1
 expect "bad option exit" 2 $?
 
+# --cross arm64 (stub dpkg: no foreign architecture yet): the architecture added, the cross
+# compilers and the lib rows as :arm64, GSL's runtime libraries, its -dev package unpacked.
+printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/dpkg"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/dpkg-query"
+chmod +x "$tmp/bin/dpkg" "$tmp/bin/dpkg-query"
+croot=$tmp/cross
+expect "debian12 --cross arm64 --print" "dpkg --add-architecture arm64
+apt-get update
+apt-get install -y --no-install-recommends crossbuild-essential-arm64 libbenchmark-dev:arm64 libhwloc-dev:arm64 libpfm4-dev:arm64 libjansson-dev:arm64 libbpf-dev:arm64 libgsl27:arm64 libgslcblas0:arm64
+# unpack libgsl-dev:arm64 into $croot/arm64/libgsl-dev (apt-get download, dpkg-deb -x), its .pc in $croot/arm64/pkgconfig" \
+	"$(PCBENCH_CROSS_ROOT=$croot PCBENCH_SYSROOT=$fx/debian12 $deps --cross arm64 --print)"
+PCBENCH_SYSROOT=$fx/fedora41 $deps --cross arm64 --print >/dev/null 2>&1
+expect "fedora41 --cross: exit" 2 $?
+$deps --cross armhf --print >/dev/null 2>&1
+expect "--cross armhf: exit" 2 $?
+
 # Every "install-deps --OPTION" that a test, a doc or a script tells its reader to run is an
 # option of install-deps --help (a test once said --test, another --dev: neither exists).
 $deps --help >"$tmp/help" 2>&1

@@ -12,3 +12,12 @@ no() {
 	echo "FAIL: $*"
 	fail=1
 }
+# skip_without_perf - exit 77 with the reason when perf_event_open is not there at all
+# (ENOSYS: qemu-user, a container or kernel without it): pcbench cannot open even the
+# software task clock (its --list-events says why).
+skip_without_perf() {
+	if "$pcbench" --list-events 2>/dev/null | grep -q '^task_clock .*no: perf_event_open ENOSYS'; then
+		echo "SKIP: perf_event_open is ENOSYS here (qemu-user, a container): no counters, no sampling"
+		exit 77
+	fi
+}

@@ -5,8 +5,10 @@
 # the top functions per family with shares adding up to 100% of the samples; a run without
 # profile data, or a bad --top, exits 2. Where this machine refuses kernel sampling (not
 # root and perf_event_paranoid > 1) the cells must be empty with the reason instead.
+# Skipped (77) where perf_event_open is ENOSYS (qemu-user, some containers).
 set -u
 . "${0%/*}/preamble.sh"
+skip_without_perf
 
 "$pcbench" -s kernel -w page_fault2 -t 2 -r 2 --time 0.05 --noise-max off --profile \
 	-o "$tmp/pf" >/dev/null 2>"$tmp/err" || { no "page_fault2 --profile"; cat "$tmp/err"; }

@@ -3,7 +3,8 @@
 # started in the same second get different default directories (also when the name of
 # this second is already taken); results/latest follows only runs under ./results/;
 # -o DIR creates nothing outside DIR (not in the working directory, HOME or TMPDIR); a run
-# named like an option (-o -dash) gets its end-of-run report.
+# named like an option (-o -dash) gets its end-of-run report; a host named "(none)" gives
+# results/<stamp>-unknown.
 set -u
 pcbench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
@@ -92,6 +93,18 @@ for d in -dash --format=csv -o/x; do
 		[ $st -eq 0 ] || [ $st -eq 4 ] || { echo "FAIL: plot -- $d: exit $st"; cat "$tmp/err7"; fail=1; }
 	fi
 done
+
+# A host whose name was never set ("(none)", a bare guest): the default directory says
+# "unknown", not "(none)". Checked in a UTS namespace of its own (root), else not at all.
+if unshare --uts true 2>/dev/null; then
+	(cd "$tmp/cwd" && unshare --uts sh -c 'echo "(none)" >/proc/sys/kernel/hostname && exec "$@"' sh "$pcbench" $run \
+		--run-dir-file "$tmp/dir8") >/dev/null 2>"$tmp/err8"
+	d8=$(cat "$tmp/dir8" 2>/dev/null)
+	case $d8 in
+	*-unknown) ;;
+	*) echo "FAIL: hostname (none): directory '$d8'"; cat "$tmp/err8"; fail=1 ;;
+	esac
+fi
 
 [ $fail = 0 ] && echo "ok: run directories"
 exit $fail

@@ -192,8 +192,47 @@ static void empty_tree(void)
 	machine_free(&m);
 }
 
-int main(void)
+/*
+ * arm_tree - arm64's /proc/cpuinfo (tests/fixtures/cpuinfo: a Neoverse N1 of Graviton2 or
+ * Altra, an AmpereOne): implementer, variant, part and revision kept, vendor and model
+ * named from them; the x86 keys stay unknown.
+ */
+static void arm_tree(const char *src, const char *fixture, const char *vendor, const char *model,
+		     const char *variant, const char *part)
 {
+	struct machine m;
+	char sys[300], cmd[1024];
+
+	snprintf(sys, sizeof(sys), "%s/arm", root);
+	snprintf(cmd, sizeof(cmd),
+		 "rm -rf '%s' && mkdir -p '%s/proc' && cp '%s/tests/fixtures/cpuinfo/%s' "
+		 "'%s/proc/cpuinfo'",
+		 sys, sys, src, fixture, sys);
+	if (system(cmd)) {
+		CHECK(0, "%s: cannot copy the fixture", fixture);
+		return;
+	}
+	setenv("PCBENCH_SYSFS_ROOT", sys, 1);
+	snprintf(cmd, sizeof(cmd), "%s/proc", sys);
+	setenv("PCBENCH_PROCFS_ROOT", cmd, 1);
+	machine_read(&m);
+	CHECK(!strcmp(field(&m, "cpu_vendor"), vendor), "%s: cpu_vendor %s", fixture,
+	      field(&m, "cpu_vendor"));
+	CHECK(!strcmp(field(&m, "cpu_model"), model), "%s: cpu_model %s", fixture,
+	      field(&m, "cpu_model"));
+	CHECK(!strcmp(field(&m, "cpu_variant"), variant) && !strcmp(field(&m, "cpu_part"), part),
+	      "%s: variant %s part %s", fixture, field(&m, "cpu_variant"), field(&m, "cpu_part"));
+	CHECK(strcmp(field(&m, "cpu_implementer"), "unknown") &&
+		  strcmp(field(&m, "cpu_revision"), "unknown"),
+	      "%s: implementer or revision unknown", fixture);
+	CHECK(!strcmp(field(&m, "cpu_family"), "unknown"), "%s: cpu_family %s", fixture,
+	      field(&m, "cpu_family"));
+	machine_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+	const char *src = argc > 1 ? argv[1] : ".";
 	char cmd[300];
 
 	snprintf(root, sizeof(root), "/tmp/pcbench-machine-XXXXXX");
@@ -203,6 +242,8 @@ int main(void)
 	}
 	full_tree();
 	empty_tree();
+	arm_tree(src, "neoverse-n1", "ARM", "ARM Neoverse N1", "0x3", "0xd0c");
+	arm_tree(src, "ampereone", "Ampere", "Ampere AmpereOne", "0x0", "0xac3");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", root);

@@ -70,6 +70,34 @@ static void machine(unsigned vendor, unsigned family, unsigned model, const char
 #undef FMT
 }
 
+/*
+ * arm_machine - a fresh fake arm64 sysfs: cpu0's MIDR_EL1 @midr, core PMU @pmu of dynamic
+ * type 8 with a "cpus" file, its events/ the common events @events (PMCEID's) lists, and an
+ * uncore PMU with a cpumask (not a core PMU).
+ */
+static void arm_machine(const char *midr, const char *pmu, const char *const *events)
+{
+	char buf[256], rel[160];
+
+	snprintf(buf, sizeof(buf), "rm -rf %s/devices %s/bus", root, root);
+	if (system(buf))
+		exit(1);
+	put("devices/system/cpu/cpu0/regs/identification/midr_el1", midr);
+	put("bus/event_source/devices/software/type", "1");
+	put("bus/event_source/devices/arm_cmn_0/type", "9");
+	put("bus/event_source/devices/arm_cmn_0/cpumask", "0");
+	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type", pmu);
+	put(rel, "8");
+	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/cpus", pmu);
+	put(rel, "0-3");
+	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/format/event", pmu);
+	put(rel, "config:0-15");
+	for (int i = 0; events[i]; i += 2) {
+		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/events/%s", pmu, events[i]);
+		put(rel, events[i + 1]);
+	}
+}
+
 struct want {
 	const char *event;
 	unsigned type;
@@ -196,6 +224,60 @@ int main(void)
 		      "missing format: '%s'", note);
 		pmu_set_free(s);
 	}
+	/*
+	 * Arm Neoverse N1 (MIDR 0x414fd0c1): found by the CPU table from midr_el1, its events
+	 * through the armv8_pmuv3_0 PMU (type 8, found by its "cpus" file). Instructions are
+	 * not in its PMCEID (events/ lacks inst_retired, as under QEMU TCG): absent with that
+	 * reason, never opened to count 0. No HITM on Arm: the note says why.
+	 */
+	{
+		static const char *const ev[] = {
+		    "cpu_cycles",    "event=0x0011",  "ll_cache_miss_rd",
+		    "event=0x0037",  "remote_access", "event=0x0031",
+		    "stall_backend", "event=0x0024",  NULL,
+		};
+		static const struct want w[] = {
+		    {"cycles", 8, 0x11, 0},
+		    {"llc_miss", 8, 0x37, 0},
+		    {"c2c_fill_remote", 8, 0x31, 0},
+		};
+		char desc[128];
+
+		arm_machine("0x00000000414fd0c1", "armv8_pmuv3_0", ev);
+		check_cpu("neoverse-n1", "arm_n1", "table (sysfs armv8_pmuv3_0)", w, 3);
+		CHECK(have_core_pmu(), "neoverse-n1: no core PMU");
+		pmu_host_desc(desc, sizeof(desc));
+		CHECK(!strcmp(desc, "ARM implementer 0x41 part 0xd0c (Neoverse N1)"),
+		      "neoverse-n1: CPU '%s'", desc);
+		s = pmu_resolve("instructions,hitm_local,c2c_fill_local", 0, err, sizeof(err));
+		note = s ? pmu_absent_note(s) : err;
+		CHECK(s && strstr(note, "instructions: not implemented by PMU armv8_pmuv3_0 (not "
+					"in its PMCEID: not in sysfs events/)"),
+		      "neoverse-n1 instructions: '%s'", note);
+		CHECK(
+		    s && strstr(note, "hitm_local: not mapped for arm_n1 (Arm PMUs have no HITM") &&
+			strstr(note, "perf c2c reads Arm SPE"),
+		    "neoverse-n1 hitm: '%s'", note);
+		CHECK(s && strstr(note, "c2c_fill_local: not mapped for arm_n1"),
+		      "neoverse-n1 c2c_fill_local: '%s'", note);
+		for (int i = 0; s && i < pmu_nevents(s); i++)
+			CHECK(strcmp(pmu_event_name(s, i), "instructions") || !s->ev[i].ok,
+			      "neoverse-n1: instructions counted");
+		pmu_set_free(s);
+	}
+	/* Neoverse V2 (Grace, Graviton4), a per-cluster PMU name: N1's codes, v2's name. */
+	{
+		static const char *const ev[] = {"cpu_cycles", "event=0x0011", "inst_retired",
+						 "event=0x0008", NULL};
+		static const struct want w[] = {
+		    {"cycles", 8, 0x11, 0},
+		    {"instructions", 8, 0x08, 0},
+		};
+
+		arm_machine("0x00000000410fd4f0", "armv8_neoverse_v2", ev);
+		check_cpu("neoverse-v2", "arm_v2", "table (sysfs armv8_neoverse_v2)", w, 2);
+	}
+
 	/* An unknown CPU: no HITM encoding, empty cells with a note. */
 	machine(0, 6, 0xff, "cpu", "4", 0);
 	pmu_host_redetect();
@@ -216,7 +298,8 @@ int main(void)
 	pmu_set_free(s);
 	/* --pmu names the new PMUs; a bad one lists the known. */
 	rc = pmu_check_name("nosuch", err, sizeof(err));
-	CHECK(!rc && strstr(err, "emr") && strstr(err, "gnr") && strstr(err, "amd64_fam1ah_zen5"),
+	CHECK(!rc && strstr(err, "emr") && strstr(err, "gnr") && strstr(err, "amd64_fam1ah_zen5") &&
+		  strstr(err, "arm_n1, arm_n2, arm_v1, arm_v2"),
 	      "--pmu nosuch: '%s'", err);
 
 	snprintf(err, sizeof(err), "rm -rf %s", root);

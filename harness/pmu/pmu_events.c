@@ -24,8 +24,8 @@
  *             an event deliberately not mapped for that PMU (the note says why).
  *   note      a short phrase printed by --list-events (and, for unmapped rows, in the note).
  *
- * Sources for skx..zen4: each row's libpfm4 4.13 event table (the last column of pmus[]),
- * strings and encodings checked with LIBPFM_ENCODE_INACTIVE=1 (docs/counters.md).
+ * Sources for skx..zen4 and arm_n1..v2: each row's libpfm4 4.13 event table (the last column of
+ * pmus[]), strings and encodings checked with LIBPFM_ENCODE_INACTIVE=1 (docs/counters.md).
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +34,7 @@
 
 #define INTEL "GenuineIntel"
 #define AMD "AuthenticAMD"
+#define ARM "ARM" /* MIDR implementer 0x41 (lib/armcpu.c) */
 
 static const struct pmu_cpu pmus[] = {
     {"skx", NULL, INTEL, 0, {0}, "Skylake-SP", "libpfm4 4.13 lib/events/intel_skl_events.h"},
@@ -109,6 +110,40 @@ static const struct pmu_cpu pmus[] = {
      "AMD Zen 5 (family 0x1A)",
      "Linux perf amdzen5/load-store.json, pipeline.json; libpfm4 e50b6a4 "
      "amd64_events_fam1ah_zen5.h"},
+    /*
+     * Arm Neoverse (arm64). libpfm4 4.13 knows them and detects them from /proc/cpuinfo; the
+     * CPU key (implementer 0x41, the MIDR part) also finds them from sysfs midr_el1. The
+     * four tables give these events the same codes (checked with LIBPFM_ENCODE_INACTIVE=1
+     * on an arm64 libpfm4 4.13): N2, V1 and V2 use N1's rows under their own prefix.
+     */
+    {"arm_n1",
+     NULL,
+     ARM,
+     0x41,
+     {0xd0c, 0},
+     "Arm Neoverse N1 (Graviton2, Ampere Altra)",
+     "libpfm4 4.13 lib/events/arm_neoverse_n1_events.h"},
+    {"arm_n2",
+     "arm_n1",
+     ARM,
+     0x41,
+     {0xd49, 0},
+     "Arm Neoverse N2 (the arm_n1 rows)",
+     "libpfm4 4.13 lib/events/arm_neoverse_n2_events.h (N1's codes)"},
+    {"arm_v1",
+     "arm_n1",
+     ARM,
+     0x41,
+     {0xd40, 0},
+     "Arm Neoverse V1, Graviton3 (the arm_n1 rows)",
+     "libpfm4 4.13 lib/events/arm_neoverse_v1_events.h (N1's codes)"},
+    {"arm_v2",
+     "arm_n1",
+     ARM,
+     0x41,
+     {0xd4f, 0},
+     "Arm Neoverse V2, Graviton4 and Grace (the arm_n1 rows)",
+     "libpfm4 4.13 lib/events/arm_neoverse_v2_events.h (N1's codes)"},
 };
 
 /* The abstract events, in column order. */
@@ -124,6 +159,8 @@ static const char *const abstract_events[] = {
 #define RFO_HITM "demand RFOs (stores), L3 hit, HitM in another core of this socket"
 #define FILL_LOCAL "L1D fills from another CCX's cache, address homed on this node; not HITM"
 #define FILL_REMOTE "L1D fills from another CCX's cache, address homed on another node; not HITM"
+#define NO_HITM_ARM                                                                                \
+	"Arm PMUs have no HITM event; perf c2c reads Arm SPE's data source instead (next step)"
 #define LLC_PROXY "proxy: L1D fills from outside the CCX (other CCX cache, DRAM, IO)"
 
 static const struct pmu_row rows[] = {
@@ -236,6 +273,22 @@ static const struct pmu_row rows[] = {
      "amd64_fam1ah_zen5::ANY_DATA_CACHE_FILLS_FROM_SYSTEM:NEAR_FAR_CACHE_FAR",
      "event=0x44,umask=0x10", FILL_REMOTE},
     {"amd64_fam1ah_zen5", "rfo_hitm", NULL, NULL, NO_HITM_AMD},
+
+    /*
+     * Neoverse N1 (and N2, V1, V2 through their alias). The LL_ events count at the last
+     * level the core sees, the interconnect's system cache (CMN) where it reports them.
+     */
+    {"arm_n1", "cycles", "arm_n1::CPU_CYCLES", "event=0x11", ""},
+    {"arm_n1", "instructions", "arm_n1::INST_RETIRED", "event=0x08", "architecturally executed"},
+    {"arm_n1", "llc_miss", "arm_n1::LL_CACHE_MISS_RD", "event=0x37",
+     "last-level cache misses, reads only"},
+    {"arm_n1", "hitm_local", NULL, NULL, NO_HITM_ARM},
+    {"arm_n1", "hitm_remote", NULL, NULL, NO_HITM_ARM},
+    {"arm_n1", "c2c_fill_local", NULL, NULL,
+     "no Arm PMU event for fills from another core's cache; SPE's data source has them"},
+    {"arm_n1", "c2c_fill_remote", "arm_n1::REMOTE_ACCESS", "event=0x31",
+     "proxy: accesses served by another socket, cache or memory; not HITM"},
+    {"arm_n1", "rfo_hitm", NULL, NULL, NO_HITM_ARM},
 
     /* A CPU with no PMU of this table. */
     {"generic:" INTEL, "llc_miss", "perf::CACHE-MISSES", NULL,

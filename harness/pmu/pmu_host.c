@@ -6,8 +6,10 @@
  * strings of PMUs that are not present still encode (for --list-events --pmu).
  *
  * The PMU used here is, in order: the PMU of the table keyed by this CPU's vendor, family
- * and model (the CPUs libpfm4 4.13 does not know), else the PMU of the table that libpfm4
- * detects. The CPU identity comes from sysfs (devices/system/cpu/modalias), else CPUID.
+ * and model (the CPUs libpfm4 4.13 does not know, and the Arm ones), else the PMU of the
+ * table that libpfm4 detects. The CPU identity comes from sysfs (x86: devices/system/cpu/
+ * modalias; arm64: cpu0's MIDR_EL1, the implementer as vendor name and family, the part
+ * as model), else CPUID.
  * Under PCBENCH_SYSFS_ROOT the fake sysfs alone describes the machine: libpfm4's own
  * detection (CPUID of the real CPU) is not used.
  */
@@ -23,6 +25,7 @@
 #include <cpuid.h>
 #endif
 
+#include "armcpu.h"
 #include "pmu_int.h"
 #include "sysfs.h"
 #include "util.h"
@@ -71,6 +74,26 @@ static int cpu_from_sysfs(struct pmu_host *h)
 	return 1;
 }
 
+/* cpu_from_midr - arm64: the implementer as vendor (its name) and family, the part as model. */
+static int cpu_from_midr(struct pmu_host *h)
+{
+	struct arm_midr m;
+	const char *name;
+
+	if (!arm_midr_read(&m))
+		return 0;
+	name = arm_implementer_name(m.implementer);
+	if (name)
+		snprintf(h->vendor, sizeof(h->vendor), "%s", name);
+	else
+		snprintf(h->vendor, sizeof(h->vendor), "arm-implementer-0x%02x", m.implementer);
+	h->family = m.implementer;
+	h->model = m.part;
+	h->arm = 1;
+	h->from = "sysfs midr_el1";
+	return 1;
+}
+
 static int cpu_from_cpuid(struct pmu_host *h)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -115,7 +138,7 @@ static void detect(void)
 	host.from = "";
 	host.family = host.model = -1;
 	snprintf(host.vendor, sizeof(host.vendor), "unknown");
-	if (!cpu_from_sysfs(&host) && !sysfs_overridden())
+	if (!cpu_from_sysfs(&host) && !cpu_from_midr(&host) && !sysfs_overridden())
 		cpu_from_cpuid(&host);
 	c = pmu_cpu_by_id(host.vendor, host.family, host.model);
 	if (c) {
@@ -178,8 +201,14 @@ void pmu_host_redetect(void)
 
 void pmu_host_desc(char *buf, size_t len)
 {
+	const char *part = host.arm ? arm_part_name(host.family, host.model) : NULL;
+
 	if (host.family < 0)
 		snprintf(buf, len, "unknown CPU (vendor %s)", host.vendor);
+	else if (host.arm)
+		snprintf(buf, len, "%s implementer 0x%02x part 0x%03x%s%s%s", host.vendor,
+			 host.family, host.model, part ? " (" : "", part ? part : "",
+			 part ? ")" : "");
 	else
 		snprintf(buf, len, "%s family %d (0x%x) model %d (0x%x)", host.vendor, host.family,
 			 host.family, host.model, host.model);

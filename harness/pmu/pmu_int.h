@@ -31,7 +31,10 @@ struct pmu_host {
 	char vendor[24];  /* CPUID vendor string, or "unknown" */
 	int family;	  /* -1 unknown */
 	int model;	  /* -1 unknown */
-	const char *from; /* where the CPU identity was read: "sysfs modalias", "cpuid", "" */
+	int arm;	  /* arm64: vendor is the MIDR implementer's name, family its code,
+			     model the part */
+	const char *from; /* where the CPU identity was read: "sysfs modalias", "sysfs
+			     midr_el1", "cpuid", "" */
 };
 
 /*
@@ -71,6 +74,14 @@ int pmu_sysfs_encode(const char *terms, const char *vendor, int kernel,
 		     size_t errlen);
 /* have_core_pmu - does sysfs describe a hardware core PMU here? */
 int have_core_pmu(void);
+/* pmu_sysfs_arm_core - the core PMU is an Arm one (a "cpus" file): 1 with its name, else 0. */
+int pmu_sysfs_arm_core(char *pmu, size_t len);
+/*
+ * pmu_sysfs_unimplemented - @a is a common event of this machine's Arm core PMU that its
+ * PMCEID registers do not list (its sysfs events/ lacks it: QEMU's TCG PMU, a core without
+ * it): the kernel would open it and count 0. 1 with the PMU's name in @pmu, else 0.
+ */
+int pmu_sysfs_unimplemented(const struct perf_event_attr *a, char *pmu, size_t len);
 
 /* ---- pmu_encode.c ---- */
 

@@ -33,7 +33,13 @@ int sys_open(struct perf_event_attr *a, int group_fd)
 int probe(const struct perf_event_attr *a)
 {
 	struct perf_event_attr c = *a;
-	int fd = sys_open(&c, -1);
+	char pmu[64];
+	int fd;
+
+	/* Opened, it would count 0: absent, as the kernel refuses such a generic event. */
+	if (pmu_sysfs_unimplemented(a, pmu, sizeof(pmu)))
+		return ENOENT;
+	fd = sys_open(&c, -1);
 
 	if (fd < 0)
 		return -fd;
@@ -78,8 +84,18 @@ static int is_hw(const struct perf_event_attr *a)
 
 void open_reason(char *buf, size_t len, const struct perf_event_attr *a, int e)
 {
+	char pmu[64];
+
 	if (e == ENOENT && is_hw(a) && !have_core_pmu())
 		snprintf(buf, len, "no hardware PMU (perf_event_open ENOENT)");
+	else if (e == ENOENT && pmu_sysfs_unimplemented(a, pmu, sizeof(pmu)))
+		snprintf(buf, len,
+			 "not implemented by PMU %s (not in its PMCEID: not in sysfs events/)",
+			 pmu);
+	else if (e == ENOENT && is_hw(a) && pmu_sysfs_arm_core(pmu, sizeof(pmu)))
+		snprintf(buf, len,
+			 "not implemented by PMU %s (perf_event_open ENOENT: not in its PMCEID)",
+			 pmu);
 	else if (e == EACCES || e == EPERM)
 		snprintf(buf, len, "perf_event_open %s (perf_event_paranoid=%d)", errname(e),
 			 paranoid());

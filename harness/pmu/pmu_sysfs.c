@@ -6,11 +6,18 @@
  * perf_event_attr.type in "type", and in format/<term> where a term's bits go, e.g.
  * format/event "config:0-7", format/offcore_rsp "config1:0-63", or on AMD format/event
  * "config:0-7,32-35" (the value's bits fill the ranges low bits first). The core PMU is
- * "cpu", or "cpu_core" on hybrid parts. The sysfs root is injectable (PCBENCH_SYSFS_ROOT).
+ * "cpu", or "cpu_core" on hybrid parts; on arm64 a PMU with a "cpus" file (armv8_pmuv3_0,
+ * or per cluster: armv8_cortex_a72, armv8_neoverse_n1), of a dynamic type. The sysfs root
+ * is injectable (PCBENCH_SYSFS_ROOT).
  *
  * Without a core PMU in sysfs (a VM, or a CPU described for another machine) the kernel's
- * x86 core formats below are used, with type PERF_TYPE_RAW: they are what Linux exports
- * (PMU_FORMAT_ATTR in arch/x86/events/intel/core.c and arch/x86/events/amd/core.c).
+ * core formats below are used, with type PERF_TYPE_RAW: they are what Linux exports
+ * (PMU_FORMAT_ATTR in arch/x86/events/intel/core.c, arch/x86/events/amd/core.c and
+ * drivers/perf/arm_pmuv3.c; an Arm PMU takes PERF_TYPE_RAW events as its own).
+ *
+ * An Arm PMU accepts a raw common event (codes below 0x40, 0x4000..0x403f) whether or not
+ * its PMCEID registers say it is implemented, and then counts 0. Its sysfs events/ lists
+ * the implemented ones only: pmu_sysfs_unimplemented checks there.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,16 +38,36 @@ static const struct {
     {"GenuineIntel", "ldlat", "config1:0-15"}, {"AuthenticAMD", "event", "config:0-7,32-35"},
     {"AuthenticAMD", "umask", "config:8-15"},  {"AuthenticAMD", "edge", "config:18"},
     {"AuthenticAMD", "inv", "config:23"},      {"AuthenticAMD", "cmask", "config:24-31"},
+    {"ARM", "event", "config:0-15"},
 };
 
 #define DEVICES "bus/event_source/devices"
 
-/* core_pmu - the sysfs core PMU's name and type: 1, or 0 when there is none. */
-static int core_pmu(char *name, size_t len, unsigned *type)
+/* is_core - device @name has a "cpus" file: a core PMU of some CPUs (Arm, hybrid x86). */
+static int is_core(const struct dirent *e)
+{
+	char rel[512], buf[8];
+
+	if (e->d_name[0] == '.')
+		return 0;
+	snprintf(rel, sizeof(rel), DEVICES "/%s/cpus", e->d_name);
+	return !sysfs_read(rel, buf, sizeof(buf));
+}
+
+/*
+ * core_pmu - the sysfs core PMU's name and type: "cpu" or "cpu_core" (x86), else the first
+ * by name of the PMUs with a "cpus" file (arm64: armv8_pmuv3_0, or one per cluster such as
+ * armv8_cortex_a53 and armv8_cortex_a72; their type is dynamic). *@arm says which kind.
+ * 1, or 0 when there is none.
+ */
+static int core_pmu(char *name, size_t len, unsigned *type, int *arm)
 {
 	static const char *const names[] = {"cpu", "cpu_core"};
-	char rel[128], buf[32];
+	char rel[512], buf[32], dir[4096];
+	struct dirent **list;
+	int n, found = 0;
 
+	*arm = 0;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(rel, sizeof(rel), DEVICES "/%s/type", names[i]);
 		if (!sysfs_read(rel, buf, sizeof(buf))) {
@@ -49,16 +76,29 @@ static int core_pmu(char *name, size_t len, unsigned *type)
 			return 1;
 		}
 	}
-	return 0;
+	sysfs_path(dir, sizeof(dir), DEVICES);
+	n = scandir(dir, &list, is_core, alphasort);
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), DEVICES "/%s/type", list[i]->d_name);
+		if (!found && !sysfs_read(rel, buf, sizeof(buf))) {
+			snprintf(name, len, "%s", list[i]->d_name);
+			*type = (unsigned)strtoul(buf, NULL, 0);
+			found = *arm = 1;
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	return found;
 }
 
 int have_core_pmu(void)
 {
-	char dir[4096], rel[512], buf[32], name[16];
+	char dir[4096], rel[512], buf[32], name[64];
 	unsigned type;
 	struct dirent *e;
 	DIR *d;
-	int found = core_pmu(name, sizeof(name), &type);
+	int arm, found = core_pmu(name, sizeof(name), &type, &arm);
 
 	sysfs_path(dir, sizeof(dir), DEVICES);
 	if (found || !(d = opendir(dir)))
@@ -72,6 +112,52 @@ int have_core_pmu(void)
 	}
 	closedir(d);
 	return found;
+}
+
+/* has_event - the PMU's sysfs events/ has a file saying "event=@code". -1: no events/. */
+static int has_event(const char *pmu, unsigned code)
+{
+	char dir[4096], rel[512], buf[64];
+	struct dirent *e;
+	DIR *d;
+	int found = 0;
+
+	snprintf(rel, sizeof(rel), DEVICES "/%s/events", pmu);
+	sysfs_path(dir, sizeof(dir), rel);
+	if (!(d = opendir(dir)))
+		return -1;
+	while (!found && (e = readdir(d))) {
+		const char *p;
+
+		snprintf(rel, sizeof(rel), DEVICES "/%s/events/%s", pmu, e->d_name);
+		if (e->d_name[0] != '.' && !sysfs_read(rel, buf, sizeof(buf)) &&
+		    (p = strstr(buf, "event=")) && strtoul(p + 6, NULL, 0) == code)
+			found = 1;
+	}
+	closedir(d);
+	return found;
+}
+
+int pmu_sysfs_arm_core(char *pmu, size_t len)
+{
+	unsigned type;
+	int arm;
+
+	return core_pmu(pmu, len, &type, &arm) && arm;
+}
+
+int pmu_sysfs_unimplemented(const struct perf_event_attr *a, char *pmu, size_t len)
+{
+	unsigned type, code = (unsigned)(a->config & 0xffff);
+	int arm;
+
+	if (!core_pmu(pmu, len, &type, &arm) || !arm ||
+	    (a->type != PERF_TYPE_RAW && a->type != type) || a->config >> 16)
+		return 0;
+	/* the common events, which PMCEID0/1 (and their high halves) say are implemented */
+	if (code >= 0x40 && (code < 0x4000 || code >= 0x4040))
+		return 0;
+	return has_event(pmu, code) == 0;
 }
 
 /* place - put @value's bits into @a as @spec ("config1:0-63", "config:0-7,32-35") says. */
@@ -126,9 +212,9 @@ int pmu_sysfs_encode(const char *terms, const char *vendor, int kernel,
 		     struct perf_event_attr *attr, char *via, size_t vialen, char *err,
 		     size_t errlen)
 {
-	char pmu[16], rel[192], spec[128], *copy, *rest, *tok;
+	char pmu[64], rel[192], spec[128], *copy, *rest, *tok;
 	unsigned type = PERF_TYPE_RAW;
-	int sysfs = core_pmu(pmu, sizeof(pmu), &type), rc = sysfs;
+	int arm, sysfs = core_pmu(pmu, sizeof(pmu), &type, &arm), rc = sysfs;
 
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <perfmon/pfmlib.h>
 
+#include "armcpu.h"
 #include "outfile.h"
 #include "util.h"
 
@@ -67,6 +68,8 @@ static void cpu_model(char *buf, size_t len)
 	}
 	free(line);
 	fclose(f);
+	if (!strcmp(buf, "unknown")) /* arm64 has no model name: its MIDR's names */
+		arm_cpu_name(buf, len);
 }
 
 void context_init(struct run_context *c, int argc, char **argv)
@@ -76,7 +79,8 @@ void context_init(struct run_context *c, int argc, char **argv)
 	time_t t;
 
 	memset(c, 0, sizeof(*c));
-	if (gethostname(c->host, sizeof(c->host)) || !c->host[0])
+	/* "(none)": the kernel's name before anything set one (a bare guest, an initramfs) */
+	if (gethostname(c->host, sizeof(c->host)) || !c->host[0] || !strcmp(c->host, "(none)"))
 		snprintf(c->host, sizeof(c->host), "unknown");
 	c->host[sizeof(c->host) - 1] = '\0';
 	cpu_model(c->cpu_model, sizeof(c->cpu_model));

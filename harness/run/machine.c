@@ -13,6 +13,7 @@
 #include <cpuid.h>
 #endif
 
+#include "armcpu.h"
 #include "sysfs.h"
 #include "topology.h"
 #include "util.h"
@@ -74,10 +75,17 @@ static void cpuinfo(struct machine *m, int *hv_flag)
 	    {"model", "cpu_model_number"}, {"stepping", "cpu_stepping"},
 	    {"microcode", "microcode"},	   {"model name", "cpu_model"},
 	};
+	/* arm64's identity (MIDR_EL1's fields), set only where cpuinfo has them */
+	static const char *const arm_keys[][2] = {
+	    {"CPU implementer", "cpu_implementer"},
+	    {"CPU variant", "cpu_variant"},
+	    {"CPU part", "cpu_part"},
+	    {"CPU revision", "cpu_revision"},
+	};
 	FILE *f = procfs_open("cpuinfo");
 	char *line = NULL, sockets[64] = "";
 	size_t cap = 0;
-	int first = 1, nsockets = 0;
+	int first = 1, nsockets = 0, impl = -1, part = -1;
 
 	*hv_flag = -1;
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
@@ -110,7 +118,24 @@ static void cpuinfo(struct machine *m, int *hv_flag)
 			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 				if (!strcmp(line, keys[k][0]))
 					set(m, keys[k][1], v);
+			for (size_t k = 0; k < sizeof(arm_keys) / sizeof(arm_keys[0]); k++)
+				if (!strcmp(line, arm_keys[k][0]))
+					set(m, arm_keys[k][1], v);
+			if (!strcmp(line, "CPU implementer"))
+				impl = (int)strtol(v, NULL, 0);
+			else if (!strcmp(line, "CPU part"))
+				part = (int)strtol(v, NULL, 0);
 		}
+	}
+	/* arm64: no vendor_id nor model name; the implementer's and the part's names */
+	if (impl >= 0 && part >= 0) {
+		const char *vendor = arm_implementer_name(impl);
+		char name[96];
+
+		arm_cpu_text(impl, part, name, sizeof(name));
+		if (vendor)
+			set(m, "cpu_vendor", vendor);
+		set(m, "cpu_model", name);
 	}
 	free(line);
 	if (f)
