@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* esc.c - control characters and invalid UTF-8 escaped for printing (esc.h). */
+/*
+ * esc.c - control characters and invalid UTF-8 escaped for printing (esc.h), into a buffer
+ * of the caller's: it calls nothing, so die() and usage_error() (util.c) may use it.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "esc.h"
-#include "strbuf.h"
-#include "util.h"
 
 /*
  * keep - how many bytes at @s print as they are: the length of one printable ASCII character
@@ -57,26 +58,6 @@ int esc_needed(const char *s)
 	return 0;
 }
 
-char *esc_text(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	struct sb b = {0};
-
-	if (!esc_needed(s))
-		return xstrdup(s);
-	while (*p) {
-		size_t n = keep(p);
-
-		if (n) {
-			sb_add(&b, (const char *)p, n);
-			p += n;
-		} else { /* a C1 control's two bytes are escaped one by one */
-			sb_printf(&b, "\\x%02x", *p++);
-		}
-	}
-	return b.p;
-}
-
 size_t esc_buf(char *dst, size_t len, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -99,14 +80,4 @@ size_t esc_buf(char *dst, size_t len, const char *s)
 	if (len)
 		dst[k] = '\0';
 	return k;
-}
-
-void esc_inplace(char **s)
-{
-	if (*s && esc_needed(*s)) {
-		char *e = esc_text(*s);
-
-		free(*s);
-		*s = e;
-	}
 }

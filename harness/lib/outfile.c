@@ -66,6 +66,7 @@ static char *volatile open_tmp[MAX_OPEN];
 
 void outfile_track(char *tmp, int add)
 {
+	die_refused_cleanup(outfile_cleanup);
 	for (int i = 0; i < MAX_OPEN; i++) {
 		if (add ? !open_tmp[i] : open_tmp[i] == tmp) {
 			open_tmp[i] = add ? tmp : NULL;

@@ -2,7 +2,6 @@
 #include "util.h"
 
 #include "esc.h"
-#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -41,6 +40,7 @@ void fmt_double(char *buf, size_t len, double v)
 }
 
 static void (*after_create)(void *arg, const char *msg);
+static void (*refused_cleanup)(void);
 static void *after_create_arg;
 static pthread_mutex_t after_create_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local int in_after_create;
@@ -83,9 +83,15 @@ vdie(const char *what, const char *value, const char *fmt, va_list ap)
 	 * header-only CSV, its new directory, is registered with outfile_track), and skips
 	 * atexit work (and leak checks of a half-built run).
 	 */
-	outfile_cleanup();
+	if (refused_cleanup)
+		refused_cleanup();
 	fflush(NULL);
 	_exit(2);
+}
+
+void die_refused_cleanup(void (*fn)(void))
+{
+	refused_cleanup = fn;
 }
 
 void usage_error(const char *what, const char *value, const char *fmt, ...)

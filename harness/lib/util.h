@@ -54,6 +54,11 @@ void vset_err(char *err, size_t errlen, const char *fmt, va_list ap)
  * exit 2.
  */
 void die_after_create(void (*fn)(void *arg, const char *msg), void *arg);
+/*
+ * die_refused_cleanup - before any output exists, die and usage_error run @fn (outfile.c
+ * registers its cleanup when it first tracks a file, so a refusal leaves no file) and exit 2.
+ */
+void die_refused_cleanup(void (*fn)(void));
 
 /* xmalloc/xcalloc/xstrdup - allocation that dies with a message on failure. */
 void *xmalloc(size_t n);
