@@ -97,7 +97,8 @@ done
 # A host whose name was never set ("(none)", a bare guest): the default directory says
 # "unknown", not "(none)". Checked in a UTS namespace of its own (root), else not at all.
 if unshare --uts true 2>/dev/null; then
-	(cd "$tmp/cwd" && unshare --uts sh -c 'echo "(none)" >/proc/sys/kernel/hostname && exec "$@"' sh "$pcbench" $run \
+	mkdir -p "$tmp/none" # a directory of its own: $tmp/cwd/results/latest is a directory now
+	(cd "$tmp/none" && unshare --uts sh -c 'echo "(none)" >/proc/sys/kernel/hostname && exec "$@"' sh "$pcbench" $run \
 		--run-dir-file "$tmp/dir8") >/dev/null 2>"$tmp/err8"
 	d8=$(cat "$tmp/dir8" 2>/dev/null)
 	case $d8 in
