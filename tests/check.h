@@ -12,9 +12,18 @@
 
 static int failures;
 
-/* SANITIZED - 1 in an ASan or TSan build, whose runtime maps and faults memory of its own. */
+/*
+ * SANITIZED - 1 in an ASan or TSan build, whose runtime maps and faults memory of its own
+ * (gcc says so with __SANITIZE_*__, clang 14 only through __has_feature).
+ */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#else
+#define SANITIZED 0
+#endif
 #else
 #define SANITIZED 0
 #endif
