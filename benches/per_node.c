@@ -37,7 +37,8 @@ static struct layout *computed_layout(const struct bench_cfg *cfg)
 	struct pn_knobs k;
 	char err[256];
 
-	return knobs_from_cfg(cfg, &k, err, sizeof(err)) ? NULL : pn_layout(&k, err, sizeof(err));
+	return pn_knobs_from_cfg(cfg, &k, err, sizeof(err)) ? NULL
+							    : pn_layout(&k, err, sizeof(err));
 }
 
 /* ---- the model ---- */
@@ -270,7 +271,7 @@ static int check(const struct bench_cfg *cfg, char *err, size_t errlen)
 			    bench_long(cfg, "depth"), bench_long(cfg, "fbatch_add"));
 		return -1;
 	}
-	if (knobs_from_cfg(cfg, &k, err, errlen))
+	if (pn_knobs_from_cfg(cfg, &k, err, errlen))
 		return -1;
 	l = pn_layout(&k, err, errlen);
 	if (!l)
@@ -288,11 +289,12 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	struct pn_shared *s;
 	struct pn_offs *o;
 	struct pn_knobs k;
+	struct layout_leaf lf;
 	long lists, size;
 	char *qtext;
-	int npn;
+	int npn, stats_ptr;
 
-	if (knobs_from_cfg(cfg, &k, err, errlen))
+	if (pn_knobs_from_cfg(cfg, &k, err, errlen))
 		return NULL;
 	npn = !strcmp(bench_workload_name(cfg), "private") ? threads : 1;
 	s = bench_alloc(sizeof(*s), BENCH_PAD);
@@ -324,6 +326,9 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	o->fbatch_add = bench_long(cfg, "fbatch_add");
 	o->fbatch_free = bench_long(cfg, "fbatch_free");
 	size = (long)layout_find_struct(s->layout, "mem_cgroup_per_node")->size;
+	/* an embedded struct lruvec_stats (v6.0), or a pointer to it (70a64b7919cb and later) */
+	stats_ptr = !layout_find_leaf(s->layout, "mem_cgroup_per_node", "lruvec_stats", &lf) &&
+		    lf.field->kind != LK_STRUCT;
 
 	s->globals = bench_alloc(sizeof(*s->globals), BENCH_PAD);
 	s->rstat = (struct memcg_rstat){
@@ -349,13 +354,13 @@ static void *setup(const struct bench_cfg *cfg, char *err, size_t errlen)
 	}
 	s->pgdat = bench_alloc(4096, 4096); /* struct pglist_data, never written here */
 	for (int i = 0; i < npn; i++) {
-		size_t ksz = kmalloc_size((size_t)size);
+		size_t ksz = pn_kmalloc_size((size_t)size);
 		char *pn = s->pn[i] = bench_alloc(ksz, ksz);
 
 		snprintf(s->names[i], sizeof(s->names[i]), npn > 1 ? "pn%d" : "pn", i);
 		s->memcg[i] = bench_alloc(4096, MEMCG_ALIGN); /* the memcg (kmalloc-4k) */
 		s->pcpu[i] = bench_alloc(64, BENCH_PAD);      /* the percpu allocation's base */
-		if (k.version != PN_V60)
+		if (stats_ptr)
 			s->stats[i] = bench_alloc(stats_size, BENCH_PAD);
 		/* mem_cgroup_alloc / alloc_mem_cgroup_per_node_info / lruvec_init */
 		pc_store_ptr(PN(pn, memcg), s->memcg[i]);
@@ -477,7 +482,7 @@ static int window_end(void *shared, char *note, size_t len)
 {
 	struct pn_shared *s = shared;
 	const struct pn_offs *o = &s->o;
-	const char *lru = lru_names[o->lru];
+	const char *lru = pn_lru_names[o->lru];
 
 	note[0] = '\0';
 	for (int i = 0; i < s->npn; i++) {
@@ -600,7 +605,7 @@ const struct scenario per_node_scenario = {
     .thread_teardown = thread_teardown,
     .run = run,
     .objects = objects,
-    .describe = describe,
+    .describe = pn_describe,
     .computed_layout = computed_layout,
     .layout_param = &params[0], /* "layout": names the computed layout */
     .window_end = window_end,

@@ -88,9 +88,9 @@ static void show_param(void *at, const char *v, const struct opt *row)
 	struct show_opts *so = at;
 
 	(void)row;
-	if (so->nparams == MAX_PARAMS)
+	if (so->rq.nparams == TRACE_MAX_PARAMS)
 		exit(err2("show: too many -D"));
-	so->params[so->nparams++] = (char *)v;
+	so->rq.params[so->rq.nparams++] = (char *)v;
 }
 
 #define SO struct show_opts
@@ -103,13 +103,14 @@ static const struct opt show_opts[] = {
 	    "a pahole-like view (default) or the layout file"),
     SHOW_COUNT("line-size", 0, line, 8, 4096, "a power of two in ",
 	       "cache-line size in bytes (default 64)"),
-    OPT_STR("scenario", 's', "S", SO, scenario, "annotate with this scenario's accesses"),
-    OPT_STR("preset", 'p', "P", SO, preset, "the scenario's preset"),
-    OPT_STR("workload", 'w', "W", SO, workload, "the scenario's workload (default: its first)"),
-    SHOW_COUNT("threads", 't', threads, 1, MAX_VTHREADS, "", "virtual threads (default 2)"),
-    SHOW_COUNT("ops", 0, ops, 1, 10000000, "",
+    OPT_STR("scenario", 's', "S", SO, rq.scenario, "annotate with this scenario's accesses"),
+    OPT_STR("preset", 'p', "P", SO, rq.preset, "the scenario's preset"),
+    OPT_STR("workload", 'w', "W", SO, rq.workload, "the scenario's workload (default: its first)"),
+    SHOW_COUNT("threads", 't', rq.threads, 1, TRACE_MAX_VTHREADS, "",
+	       "virtual threads (default 2)"),
+    SHOW_COUNT("ops", 0, rq.ops, 1, 10000000, "",
 	       "measured operations per virtual thread (default 4096)"),
-    SHOW_COUNT("warmup", 0, warmup, 0, 10000000, "",
+    SHOW_COUNT("warmup", 0, rq.warmup, 0, 10000000, "",
 	       "operations per virtual thread before those (default 256)"),
     OPT_CALL_AT("param", 'D', "NAME=VALUE", show_param, OPT_REPEAT,
 		"set one scenario parameter (repeatable; VALUE may hold spaces)"),

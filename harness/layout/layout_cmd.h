@@ -2,8 +2,9 @@
 /*
  * layout_cmd.h - what the files of `pcbench layout` share: layout_main.c (the command),
  * layout_cmd.c (the subcommands' option tables and help, err2, reading and writing),
- * layout_import.c (import: pahole text, --from-object, --btf), layout_show.c (show, and
- * --scenario's traced accesses) and layout_view.c (the view show prints of a struct).
+ * layout_import.c (import: pahole text, --from-object, --btf), layout_show.c (show),
+ * layout_trace.c (--scenario's traced accesses, for show and suggest), layout_view.c (the
+ * view show prints of a struct) and layout_suggest*.c (suggest).
  */
 #ifndef PCBENCH_LAYOUT_CMD_H
 #define PCBENCH_LAYOUT_CMD_H
@@ -14,21 +15,10 @@
 
 #include "opt.h"
 
-#define MAX_PARAMS 64
-#define MAX_VTHREADS 64
-
 /* layout import's options (its rows bind these). */
 struct import_opts {
 	const char *structs, *object, *out, *name, *desc;
 	int expand, btf;
-};
-
-/* layout show's options (its rows bind these; the layout is the operand). */
-struct show_opts {
-	const char *layout, *scenario, *preset, *workload, *format;
-	char *params[MAX_PARAMS + 1];
-	int nparams, all;
-	long threads, ops, warmup, line;
 };
 
 /* The subcommands' help and option tables (layout_cmd.c). */
@@ -70,6 +60,67 @@ struct report {
 	char (*lines)[2600];
 	int n, cap;
 };
+
+/* ---- layout_trace.c ---- */
+
+#include "bench.h"
+
+#define TRACE_MAX_PARAMS 64
+#define TRACE_MAX_VTHREADS 64
+
+/* What to trace: the selection, its -D values and the rounds. */
+struct trace_req {
+	const char *cmd;    /* "show", "suggest": the messages' prefix */
+	const char *layout; /* the layout's name as given (NULL: the scenario's own) */
+	const char *scenario, *preset, *workload;
+	char *params[TRACE_MAX_PARAMS + 1];
+	int nparams;
+	long threads, ops, warmup;
+};
+
+/* layout show's options (its rows bind these; the layout is the operand). */
+struct show_opts {
+	struct trace_req rq; /* the layout, and with --scenario what to trace */
+	const char *format;
+	int all;
+	long line;
+};
+
+/* One modelled object of the traced scenario and its counts. */
+struct tobj {
+	struct bench_object o;
+	const struct layout_struct *s;
+	struct layout_leaf *lv;
+	int n;
+	long *cnt;	  /* [leaf][NACC][thread] */
+	unsigned *opmask; /* [leaf]: 1 << pc_op of every op seen */
+	long undescribed; /* accesses inside the object but in no described field */
+	int group;	  /* the first object with the same struct and counts */
+};
+
+/* The traced run: its objects and counts, and the scenario state they live in. */
+struct trace {
+	const char *cmd;
+	struct tobj *o;
+	int n, threads, cur;
+	long outside, ops;
+	const struct scenario *sc;
+	const struct bench_preset *preset;
+	const struct bench_workload *wl;
+	struct bench_cfg *cfg;
+	void *shared, **ts;
+};
+extern struct trace tr;
+
+/*
+ * trace_start - trace @rq with layout @l (NULL: the scenario's own, computed or its preset's)
+ * into tr; 0, or 2 with why on stderr. Call trace_free after it either way.
+ */
+int trace_start(const struct trace_req *rq, const struct layout *l);
+/* trace_free - tear the scenario down, free tr's objects and clear it. */
+void trace_free(void);
+/* trace_annotate - the per-leaf annotation of object @t over @ops operations. */
+void trace_annotate(const struct tobj *t, long ops, struct ann *a);
 
 /*
  * view_struct - the view of struct @s of layout @l (its @n leaves @lv, @ls-byte cache
