@@ -532,8 +532,9 @@ static int objects(void *shared, struct bench_object *out, int max)
 static const struct bench_param params[] = {
     {"layout", "70a64b7919cb",
      "struct mem_cgroup_per_node field order: 70a64b7919cb (regressed), fix-2024, v6.0 (layouts "
-     "computed from field lists)",
-     "70a64b7919cb|fix-2024|v6.0", 0, 0},
+     "computed from field lists), or a layout file of struct mem_cgroup_per_node (the knobs "
+     "zones, lru_gen, zswap and spinlock then come from the file)",
+     BENCH_FILE, 0, 0},
     {"zones", "5", "MAX_NR_ZONES (5 with ZONE_DEVICE): sizes lru_zone_size and lrugen", "4|5", 0,
      0},
     {"lru_gen", "off",

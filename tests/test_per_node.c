@@ -8,7 +8,8 @@
  *     zones=4 shrinks lru_zone_size to 160 B, lru_gen=on grows struct lruvec by lrugen and
  *     mm_state, v6.0 embeds the 656-byte lruvec_stats; the per-node struct is allocated as
  *     kmalloc would (440 B -> 512-aligned);
- *  2. the hot-line report (describe) of regressed and fixed, line by line;
+ *  2. the hot-line report (describe) of regressed and fixed, line by line; -D layout=FILE
+ *     (a computed layout written out and read back; a file missing a field is refused);
  *  3. sequentially: after k operations lru_zone_size[NORMAL][lru] and the list length are
  *     min(k, depth), the list is well linked, the accesses per operation are the expected
  *     ones (2 lock/unlock, 4 reads of each hot pointer, no atomic RMW on the struct) and
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "model.h"
@@ -398,6 +400,73 @@ static void explore(void)
 	       "fields: %d of %d; 70a64b7919cb with a shared 128-byte pair: %d of %d\n",
 	       shared64, total, shared128_reg, total_reg);
 	CHECK(total == 3 * 2 * 2 * 2 * 3 * 4 - 2 * 2 * 3 * 4, "explored %d configurations", total);
+}
+
+/*
+ * 2b. -D layout=FILE: the computed fix-2024 layout written to a file and given to preset
+ * regressed gives fix-2024's offsets and report; v6.0's (lruvec_stats embedded) sets up;
+ * a file without a field the model uses is refused naming it.
+ */
+static void write_computed(const char *preset, const char *path)
+{
+	const struct scenario *sc = scenario_find("per_node");
+	char err[512];
+	struct bench_cfg *cfg = cfg_new(sc, preset_find(sc, preset), workload_find(sc, "shared"), 1,
+					NULL, 0, err, sizeof(err));
+	struct layout *l = cfg ? sc->computed_layout(cfg) : NULL;
+	char *text = l ? layout_to_text(l) : NULL;
+	FILE *f = text ? fopen(path, "w") : NULL;
+
+	CHECK(f != NULL, "%s: the computed layout as a file", preset);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(text);
+	layout_free(l);
+	cfg_free(cfg);
+}
+
+static void test_layout_file(void)
+{
+	const struct scenario *sc = scenario_find("per_node");
+	static const char *const want[] = {
+	    "layout per_node-fix-2024-z5: struct mem_cgroup_per_node 440 B in kmalloc-512",
+	    "128-byte pairs (adjacent-line prefetch) shared: bytes 0-127: memcg, "
+	    "lruvec_stats_percpu, lruvec_stats / lruvec.lists[inactive_anon]",
+	};
+	char path[64], arg[96], err[512], *user[] = {arg};
+	struct bench_cfg *cfg;
+	struct inst in;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "test_per_node.%d.layout", (int)getpid());
+	snprintf(arg, sizeof(arg), "layout=%s", path);
+	write_computed("fixed", path);
+	test_describe_one("regressed", user, 1, want, ARRAY_SIZE(want));
+	if (!inst_open(&in, "per_node", "regressed", "shared", 1, user, 1, 0)) {
+		CHECK_EQ("layout=FILE (fix-2024): memcg", pn_off(&in, "memcg"), 0);
+		CHECK_EQ("layout=FILE (fix-2024): lruvec.lru_lock", pn_off(&in, "lruvec.lru_lock"),
+			 152);
+	}
+	inst_close(&in);
+	write_computed("v6.0", path);
+	if (!inst_open(&in, "per_node", "v6.0", "shared", 1, user, 1, 0))
+		CHECK(in.nobj == 3, "layout=FILE (v6.0): %d objects", in.nobj);
+	inst_close(&in);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("layout partial\nstruct mem_cgroup_per_node size 16 align 8\n\tmemcg 0 8 "
+		      "ptr\nend\n",
+		      f);
+		fclose(f);
+	}
+	cfg = cfg_new(sc, preset_find(sc, "regressed"), workload_find(sc, "shared"), 1, user, 1,
+		      err, sizeof(err));
+	CHECK(!cfg && strstr(err, "has no field lruvec_stats_percpu"),
+	      "layout=FILE without lruvec_stats_percpu: %s", cfg ? "accepted" : err);
+	cfg_free(cfg);
+	remove(path);
 }
 
 /* ---- the list, read through the layout ---- */
@@ -910,6 +979,7 @@ int main(int argc, char **argv)
 	}
 	test_offsets();
 	test_describe();
+	test_layout_file();
 	explore();
 	test_sequential("regressed", "capped", "qspinlock");
 	test_sequential("fixed", "capped", "tas");
