@@ -22,7 +22,7 @@ struct import_opts {
 };
 
 /* The subcommands' help and option tables (layout_cmd.c). */
-extern const struct cmd_help layout_import_help, layout_show_help;
+extern const struct cmd_help layout_import_help, layout_show_help, layout_suggest_help;
 
 /* err2 - "pcbench: layout: ..." on stderr; returns 2, the exit status of bad input. */
 int err2(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -33,9 +33,10 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen);
 /* layout_write_out - @text to @path (NULL or "-": stdout, checked at exit); 1 on error. */
 int layout_write_out(const char *path, const char *text);
 
-/* The subcommands: argv[0] is "import" / "show". */
+/* The subcommands: argv[0] is "import" / "show" / "suggest". */
 int layout_import_cmd(int argc, char **argv);
 int layout_show_cmd(int argc, char **argv);
+int layout_suggest_cmd(int argc, char **argv); /* layout_suggest.c */
 
 /* ---- layout_view.c ---- */
 
@@ -127,11 +128,11 @@ void trace_annotate(const struct tobj *t, long ops, struct ann *a);
  * lines) on stdout: one line per leaf (offset, size, field, kind, and with @a its
  * accesses), cache-line boundaries, holes, nested struct headers; with @a also the
  * false-sharing flags (added to @rep under @who) and, unless @all, untouched lines folded
- * into one comment.
+ * into one comment; with @notes, each leaf's non-NULL note on a line under it.
  */
 void view_struct(const struct layout *l, const struct layout_struct *s,
 		 const struct layout_leaf *lv, int n, const struct ann *a, size_t ls, int all,
-		 const char *who, struct report *rep);
+		 const char *who, struct report *rep, const char *const *notes);
 /* view_ops - the names of the accessor ops in @mask (1 << pc_op), comma-separated. */
 void view_ops(char *buf, size_t len, unsigned mask);
 /* view_header - the comment lines naming layout @l and its @line-byte cache lines. */

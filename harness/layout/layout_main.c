@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* layout_main.c - `pcbench layout`: its help and the dispatch to import and show. */
+/* layout_main.c - `pcbench layout`: its help and the dispatch to import, show and suggest. */
 #include <string.h>
 
 #include "btf.h"
@@ -16,7 +16,10 @@ const struct cmd_help layout_help = {
 	"       pcbench layout import --btf [FILE] --struct NAME[,NAME...] [...]\n"
 	"       pcbench layout show NAME|FILE [--format view|layout] [--line-size N]\n"
 	"                           [--scenario S --preset P [--workload W] [--threads N]\n"
-	"                            [--ops N] [--warmup N] [-D NAME=VALUE]... [--all]]\n",
+	"                            [--ops N] [--warmup N] [-D NAME=VALUE]... [--all]]\n"
+	"       pcbench layout suggest [LAYOUT] [--struct NAME] --scenario S --preset P\n"
+	"                              [--workload W] [-D NAME=VALUE]... [options]\n"
+	"       pcbench layout suggest LAYOUT [--struct NAME] --recipe FILE [options]\n",
     .about = "import converts `pahole -C NAME` output (FILE, or - for stdin) into the layout-file\n"
 	     "format; --from-object runs pahole itself (-E: expand nested structs) on a DWARF or\n"
 	     "BTF object such as vmlinux or a .o built with -g. --btf reads BTF itself (libbpf):\n"
@@ -39,8 +42,13 @@ const struct cmd_help layout_help = {
 	"  pcbench layout show v6.0 --scenario page_counter --preset v6.0-rc1 --workload "
 	"stocked\n"
 	"  pcbench layout show mine.layout --scenario probe --preset v6.1 -D "
-	"recipe=my.recipe\n",
-    .subs = (const struct cmd_help *const[]){&layout_import_help, &layout_show_help, NULL},
+	"recipe=my.recipe\n"
+	"  pcbench layout suggest v6.0 --scenario page_counter --preset v6.0-rc1 --workload "
+	"direct -o mine.layout\n"
+	"  pcbench layout suggest --scenario per_node --preset regressed --workload shared "
+	"--line-size 128\n",
+    .subs = (const struct cmd_help *const[]){&layout_import_help, &layout_show_help,
+					     &layout_suggest_help, NULL},
 };
 
 int layout_main(int argc, char **argv)
@@ -54,6 +62,9 @@ int layout_main(int argc, char **argv)
 		return layout_import_cmd(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return layout_show_cmd(argc - 1, argv + 1);
-	return err2("%s: unknown subcommand (want import or show; see pcbench layout --help)",
+	if (!strcmp(argv[1], "suggest"))
+		return layout_suggest_cmd(argc - 1, argv + 1);
+	return err2("%s: unknown subcommand (want import, show or suggest; see pcbench layout "
+		    "--help)",
 		    argv[1]);
 }

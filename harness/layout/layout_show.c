@@ -83,9 +83,23 @@ static int print_group(const struct show_opts *so, int i, struct report *rep)
 	if (t->undescribed)
 		printf("/* %.4g accesses per operation at offsets no field describes */\n",
 		       (double)t->undescribed / (double)(so->rq.ops * so->rq.threads));
-	view_struct(t->o.layout, t->s, t->lv, t->n, a, (size_t)so->line, so->all, who, rep);
+	view_struct(t->o.layout, t->s, t->lv, t->n, a, (size_t)so->line, so->all, who, rep, NULL);
 	free(a);
 	return 0;
+}
+
+/* The summary: how many lines were flagged !!, and the suggest command for them. */
+static void print_suggest_line(const struct show_opts *so, int n)
+{
+	printf("/* %d line%s flagged !!: pcbench layout suggest %s --scenario %s --preset %s "
+	       "--workload %s -t %ld",
+	       n, n == 1 ? "" : "s", so->rq.layout, tr.sc->name, tr.preset->name, tr.wl->name,
+	       so->rq.threads);
+	for (int i = 0; i < so->rq.nparams; i++)
+		printf(" -D '%s'", so->rq.params[i]);
+	if (so->line != 64)
+		printf(" --line-size %ld", so->line);
+	printf(" */\n");
 }
 
 /* Every group of objects, then the static false-sharing report; 0 or 2. */
@@ -103,6 +117,8 @@ static int print_objects(const struct show_opts *so)
 		       rep.n == 1 ? "" : "s");
 		for (int i = 0; i < rep.n; i++)
 			printf("/*   %s */\n", rep.lines[i]);
+		if (rep.n)
+			print_suggest_line(so, rep.n);
 	}
 	free(rep.lines);
 	return rc;
@@ -170,7 +186,8 @@ int layout_show_cmd(int argc, char **argv)
 				break;
 			}
 			printf("\n");
-			view_struct(l, &l->structs[i], lv, n, NULL, (size_t)so.line, 1, NULL, NULL);
+			view_struct(l, &l->structs[i], lv, n, NULL, (size_t)so.line, 1, NULL, NULL,
+				    NULL);
 			free(lv);
 		}
 	}

@@ -135,7 +135,7 @@ static void report_add(struct report *r, const char *who, const char *what)
 
 void view_struct(const struct layout *l, const struct layout_struct *s,
 		 const struct layout_leaf *lv, int n, const struct ann *a, size_t ls, int all,
-		 const char *who, struct report *rep)
+		 const char *who, struct report *rep, const char *const *notes)
 {
 	const struct layout_field *nested = NULL;
 	size_t end = 0, cur = (size_t)-1, nlines = (s->size + ls - 1) / ls;
@@ -217,6 +217,8 @@ void view_struct(const struct layout *l, const struct layout_struct *s,
 		if (lf->size && (lf->offset + lf->size - 1) / ls != line)
 			printf("\t/* ^ straddles cachelines %zu..%zu */\n", line,
 			       (lf->offset + lf->size - 1) / ls);
+		if (notes && notes[i])
+			printf("\t/* ^ %s */\n", notes[i]);
 		if (lf->offset + lf->size > end)
 			end = lf->offset + lf->size;
 		i++;
