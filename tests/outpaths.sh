@@ -24,6 +24,7 @@ RUN="-s page_counter -p +ABC -w direct -t 1 -r 1 --time 0.001"
 MODEL="model -s page_counter -p +ABC -w direct -t 2 --ops 10"
 "$pcbench" $RUN -o "$T/run" >/dev/null 2>&1 || { echo "FAIL: could not prepare a run"; exit 1; }
 PAHOLE=$SRC/tests/fixtures/pahole/holey.txt
+SUGGEST="$SRC/tests/fixtures/layouts/conn.layout --recipe $SRC/tests/fixtures/recipes/conn.recipe -t 2 --ops 10 --warmup 0"
 
 # The output options: SOURCE-FILE OPTION KIND | arguments, @ is the path under test.
 table="harness/run/options.c out DIR | $RUN -o @
@@ -33,6 +34,8 @@ harness/run/options.c benchmark_out FILE | $RUN --benchmark_out=@ -o $T/new
 harness/model/cli.c out DIR | $MODEL -o @
 harness/model/cli.c csv FILE | $MODEL --csv @
 harness/layout/layout_cmd.c out FILE | layout import $PAHOLE -o @
+harness/layout/layout_suggest.c out FILE | layout suggest $SUGGEST -o @
+harness/layout/layout_suggest.c csv FILE | layout suggest $SUGGEST --csv @
 harness/analysis/compare/cmd.c out DIR | compare $T/run -o @
 harness/analysis/merge.c out DIR | merge $T/run -o @
 harness/analysis/plot.c out DIR | plot $T/run -o @"

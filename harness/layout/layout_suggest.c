@@ -17,6 +17,7 @@
 #include "harness.h"
 #include "layout_suggest.h"
 #include "num.h"
+#include "outpath.h"
 #include "util.h"
 
 struct sg_opts {
@@ -492,6 +493,11 @@ int layout_suggest_cmd(int argc, char **argv)
 	rc = parse(argc, argv, &o);
 	if (rc)
 		return rc;
+	/* output paths are checked before anything runs (outpath.h): exit 2, nothing created */
+	if (o.out && strcmp(o.out, "-") && outpath_check_file(o.out, err, sizeof(err)))
+		return err2("suggest: -o: %s", err);
+	if (o.csv && csv_check_new(o.csv, err, sizeof(err)))
+		return err2("suggest: --csv: %s", err);
 	if (o.recipe) {
 		o.rq.scenario = "probe";
 		o.rq.preset = "v6.1";
