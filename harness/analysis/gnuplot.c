@@ -84,7 +84,7 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		fprintf(stderr, "pcbench: plot: %s: %s\n", png, strerror(errno));
+		warn_msg("plot: %s: %s", png, strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -100,13 +100,13 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "pcbench: plot: fork: %s\n", strerror(errno));
+		warn_msg("plot: fork: %s", strerror(errno));
 		ok = 0;
 		goto out;
 	}
 	if (!pid) {
 		execv(gnuplot, argv);
-		fprintf(stderr, "pcbench: plot: %s: %s\n", gnuplot, strerror(errno));
+		warn_msg("plot: %s: %s", gnuplot, strerror(errno));
 		_exit(127);
 	}
 	stop_child(pid, 1); /* a signal that ends us ends gnuplot too */
@@ -115,13 +115,13 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 	stop_child(pid, 0);
 	ok = WIFEXITED(status) && !WEXITSTATUS(status) && !stat(tmp, &st) && st.st_size > 0;
 	if (ok && outpath_check_inside(png, why, sizeof(why))) { /* never onto a link or FIFO */
-		fprintf(stderr, "pcbench: %s\n", why);
+		warn_msg("%s", why);
 		ok = 0;
 	} else if (ok && rename(tmp, png)) {
-		fprintf(stderr, "pcbench: %s: %s\n", png, strerror(errno));
+		warn_msg("%s: %s", png, strerror(errno));
 		ok = 0;
 	} else if (!ok && !stop_requested) { /* gnuplot killed by the same ^C: no failure */
-		fprintf(stderr, "pcbench: plot: gnuplot %s failed for %s\n", script, png);
+		warn_msg("plot: gnuplot %s failed for %s", script, png);
 	}
 out:
 	free(argv[2]);

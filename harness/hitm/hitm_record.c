@@ -19,6 +19,7 @@
 #include "hitm.h"
 #include "commands.h"
 #include "stop.h"
+#include "strbuf.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -134,6 +135,7 @@ int hitm_record(int argc, char **argv)
 {
 	char why[2048], perf[PATH_MAX], self[PATH_MAX], data[PATH_MAX + 16];
 	struct measure_dir dir;
+	struct sb line = {0};
 	char **av, **args;
 	int n = 0, st;
 	ssize_t k;
@@ -149,8 +151,7 @@ int hitm_record(int argc, char **argv)
 	memcpy(args, argv, (size_t)argc * sizeof(char *));
 	measure_dir_check(argc, args, &dir);
 	if (missing(why, sizeof(why), perf, sizeof(perf))) {
-		fprintf(stderr, "pcbench: hitm record: cannot sample memory accesses here: %s\n",
-			why);
+		warn_msg("hitm record: cannot sample memory accesses here: %s", why);
 		free(args);
 		return 2;
 	}
@@ -185,17 +186,17 @@ int hitm_record(int argc, char **argv)
 		av[n++] = "--events";
 		av[n++] = "none";
 	}
-	fprintf(stderr, "pcbench: hitm record:");
 	for (int i = 0; i < n; i++)
-		fprintf(stderr, " %s", av[i]);
-	fprintf(stderr, "\n");
+		sb_printf(&line, " %s", av[i]);
+	warn_msg("hitm record:%s", sb_str(&line)); /* the user's arguments, escaped */
+	free(line.p);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		die("hitm record", "fork", "%s", strerror(errno));
 	if (!pid) {
 		execv(perf, av);
-		fprintf(stderr, "pcbench: hitm record: %s: %s\n", perf, strerror(errno));
+		warn_msg("hitm record: %s: %s", perf, strerror(errno));
 		_exit(127);
 	}
 	stop_child(pid, 1); /* a signal that ends us (exit 3) ends perf c2c record too */

@@ -256,10 +256,9 @@ static int perf_script(struct report *rp, const char *data)
 		close(fd[1]);
 		execlp("perf", "perf", "script", "-i", data, "--ns", "-F",
 		       "tid,time,event,addr,data_src", (char *)NULL);
-		fprintf(stderr,
-			"pcbench: hitm report: no perf binary: perf: %s (Debian "
-			"linux-perf, Fedora perf)\n",
-			strerror(errno));
+		warn_msg("hitm report: no perf binary: perf: %s (Debian "
+			 "linux-perf, Fedora perf)",
+			 strerror(errno));
 		_exit(127);
 	}
 	stop_child(pid, 1); /* a signal that ends us ends perf script too */

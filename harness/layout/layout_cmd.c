@@ -41,13 +41,13 @@
 /* err2 - "pcbench: layout: ..." on stderr; returns 2, the exit status of bad input. */
 int err2(const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fputs("pcbench: layout: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	warn_msg("layout: %s", msg); /* a file or field name in it printed escaped */
 	return 2;
 }
 

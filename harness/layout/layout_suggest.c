@@ -338,7 +338,7 @@ static int write_csv(const struct sg_opts *o, const struct sg_prof *p, const dou
 	if (!w)
 		return err2("suggest: --csv: %s", err);
 	if (csv_write_row(w, cells) || csv_close(w)) {
-		fprintf(stderr, "pcbench: %s: could not be written\n", o->csv);
+		warn_msg("%s: could not be written", o->csv);
 		return 1;
 	}
 	return 0;

@@ -209,8 +209,7 @@ int cg_enter(struct cg_run *c)
 	if (p == 0) {
 		snprintf(pid, sizeof(pid), "%ld", (long)getpid());
 		if (cg_write(c, c->leaf, "cgroup.procs", pid)) {
-			fprintf(stderr, "pcbench: --cgroup: %s: %s\n", c->writes[c->nwrites - 1],
-				strerror(errno));
+			warn_msg("--cgroup: %s: %s", c->writes[c->nwrites - 1], strerror(errno));
 			_exit(2);
 		}
 		return 0;
