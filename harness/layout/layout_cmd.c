@@ -88,6 +88,9 @@ static void show_param(void *at, const char *v, const struct opt *row)
 	struct show_opts *so = at;
 
 	(void)row;
+	if (opt_param_twice(so->rq.params, so->rq.nparams, v))
+		exit(err2("show: -D: %s: parameter %.*s given twice", v,
+			  opt_param_twice(so->rq.params, so->rq.nparams, v), v));
 	if (so->rq.nparams == TRACE_MAX_PARAMS)
 		exit(err2("show: too many -D"));
 	so->rq.params[so->rq.nparams++] = (char *)v;

@@ -56,6 +56,9 @@ static void sg_param(void *at, const char *v, const struct opt *row)
 	struct sg_opts *o = at;
 
 	(void)row;
+	if (opt_param_twice(o->rq.params, o->rq.nparams, v))
+		exit(err2("suggest: -D: %s: parameter %.*s given twice", v,
+			  opt_param_twice(o->rq.params, o->rq.nparams, v), v));
 	if (o->rq.nparams == TRACE_MAX_PARAMS - 2)
 		exit(err2("suggest: too many -D"));
 	o->rq.params[o->rq.nparams++] = (char *)v;
