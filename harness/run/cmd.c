@@ -132,6 +132,17 @@ static void model_family(struct family *f, const struct topo *topo)
 	model_result_free(&mr);
 }
 
+/* error_row - @f's repetition @rep failed with @msg: its status=error row, and the progress. */
+static void error_row(struct measure_run *run, struct family *f, int rep, const char *msg)
+{
+	char home[256];
+
+	set_current(run, NULL, 0);
+	home_cell(f, home, sizeof(home));
+	write_row(run, f, rep, ST_ERROR, msg, NULL, home);
+	progress(run, f, rep, ST_ERROR, msg);
+}
+
 /*
  * fail_after_create - a fatal error (@msg, die's "what: value: why") once the run
  * directory exists: the family in progress, if any, gets a status=error row with @msg as
@@ -141,15 +152,9 @@ static void fail_after_create(void *arg, const char *msg)
 {
 	struct measure_run *run = arg;
 	struct family *f = run->cur_fam;
-	int rep = run->cur_rep;
-	char home[256];
 
-	if (f) {
-		set_current(run, NULL, 0);
-		home_cell(f, home, sizeof(home));
-		write_row(run, f, rep, ST_ERROR, msg, NULL, home);
-		progress(run, f, rep, ST_ERROR, msg);
-	}
+	if (f)
+		error_row(run, f, run->cur_rep, msg);
 	utc_now(run->ctx.end, sizeof(run->ctx.end));
 	write_context(run);
 	close_outputs(run);
@@ -460,6 +465,20 @@ void measure_dir_make(struct measure_dir *d)
 }
 
 /*
+ * gb_terminated - Google Benchmark could not go on and called std::terminate (a thread it
+ * could not start; gbshim_on_terminate): the family it was starting (@arg, a job) gets its
+ * status=error row with @why (fail_after_create), context.json its end; exit 1.
+ */
+static void gb_terminated(void *arg, const char *why)
+{
+	struct job *job = arg;
+
+	if (job)
+		set_current(job->run, job->f, job->f->reps_done + 1);
+	die("Google Benchmark", "threads", "%s", why);
+}
+
+/*
  * gb_run - @n families of run->gbf through Google Benchmark (@reps repetitions each), then
  * --benchmark_out's file rewritten (temp file and rename) with every run so far. A C++
  * exception caught at the shim's boundary stops the run: its reason on stderr, exit 1.
@@ -470,8 +489,15 @@ static void gb_run(struct measure_run *run, int n, int reps)
 	size_t len;
 	char *text;
 
+	gbshim_on_terminate(gb_terminated);
 	if (gbshim_run(run->gbf, n, reps, family_thread)) {
-		warn_msg("Google Benchmark: %s: the run stops here", gbshim_error());
+		struct job *job = gbshim_failed_arg();
+		char *msg = xasprintf("Google Benchmark: %s", gbshim_error());
+
+		warn_msg("%s: the run stops here", msg);
+		if (job) /* the family it was starting (its threads): a status=error row */
+			error_row(run, job->f, job->f->reps_done + 1, msg);
+		free(msg);
 		run->gb_failed = 1;
 	}
 	if (!out)
