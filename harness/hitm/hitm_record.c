@@ -13,12 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "hitm.h"
 #include "commands.h"
-#include "stop.h"
+#include "run_command.h"
 #include "strbuf.h"
 #include "sysfs.h"
 #include "util.h"
@@ -136,10 +135,10 @@ int hitm_record(int argc, char **argv)
 	char why[2048], perf[PATH_MAX], self[PATH_MAX], data[PATH_MAX + 16];
 	struct measure_dir dir;
 	struct sb line = {0};
+	struct run_cmd c = {.out = RUN_INHERIT, .err = RUN_INHERIT};
 	char **av, **args;
 	int n = 0, st;
 	ssize_t k;
-	pid_t pid;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -190,21 +189,17 @@ int hitm_record(int argc, char **argv)
 		sb_printf(&line, " %s", av[i]);
 	warn_msg("hitm record:%s", sb_str(&line)); /* the user's arguments, escaped */
 	free(line.p);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die("hitm record", "fork", "%s", strerror(errno));
-	if (!pid) {
-		execv(perf, av);
-		warn_msg("hitm record: %s: %s", perf, strerror(errno));
-		_exit(127);
+	/* a signal that ends us (exit 3) ends perf c2c record too (run_command.h) */
+	c.argv = av;
+	if (run_start(&c, why, sizeof(why))) {
+		warn_msg("hitm record: %s", why); /* "hitm record: PERF: why", then 127 */
+		st = 127;
+	} else {
+		if (run_finish(&c, why, sizeof(why)))
+			die("hitm record", "waitpid", "%s", strerror(errno));
+		st = run_exit_code(c.status);
 	}
-	stop_child(pid, 1); /* a signal that ends us (exit 3) ends perf c2c record too */
-	if (waitpid(pid, &st, 0) < 0)
-		die("hitm record", "waitpid", "%s", strerror(errno));
-	stop_child(pid, 0);
 	free(av);
-	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (!st)
 		printf("perf.data: %s\nnext: pcbench hitm report %s\n", data, dir.path);
 	else
