@@ -8,22 +8,33 @@
  * call (glibc's swapcontext makes an rt_sigprocmask call on every switch, and saves and
  * loads the x87 environment). The coroutines share the signal mask and the floating-point
  * control words of the thread (nothing in the model changes them). Elsewhere, in the
- * sanitizer builds (which follow stack switches through swapcontext) and when shadow stacks
- * are compiled in (-fcf-protection=return or full: a switch by `ret` would fault), it is
- * ucontext.
+ * ThreadSanitizer and MemorySanitizer builds (which follow stack switches through
+ * swapcontext) and when shadow stacks are compiled in (-fcf-protection=return or full: a
+ * switch by `ret` would fault), it is ucontext.
  */
 #ifndef PCBENCH_MODEL_CORO_H
 #define PCBENCH_MODEL_CORO_H
 
 #include <stddef.h>
 
+/*
+ * ASan keeps the fast switch and is told of every stack switch through its fiber API
+ * (__sanitizer_start/finish_switch_fiber), which costs no system call and clears no shadow
+ * memory (its swapcontext interceptor clears the shadow of the whole target stack on every
+ * switch). ThreadSanitizer and MemorySanitizer follow stacks only through swapcontext.
+ */
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
-    __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer)
+#define CORO_ASAN 1
+#endif
+#if __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
 #define CORO_SANITIZED 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_ADDRESS__)
+#define CORO_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
 #define CORO_SANITIZED 1
 #endif
 
@@ -31,6 +42,13 @@
 #define CORO_ASM 1
 struct coro {
 	void *sp; /* the saved stack pointer, its registers below it */
+#ifdef CORO_ASAN
+	/* for ASan: the coroutine's stack (a thread's own: learnt when it first switches away) */
+	const void *bottom;
+	size_t size;
+	void (*fn)(int);
+	int arg;
+#endif
 };
 #else
 #include <ucontext.h>
