@@ -30,7 +30,7 @@ awk 'NR == FNR { run[$1] = 1; next }
      END { exit bad }' "$tmp/runh" "$tmp/includes" || fail=1
 
 # benches/: api/, lib/, its own headers, layout.h
-ls harness/api/*.h harness/lib/*.h benches/*.h | sed 's|.*/||' >"$tmp/benchok"
+ls harness/api/*.h harness/libraries/lib/*.h benches/*.h | sed 's|.*/||' >"$tmp/benchok"
 echo layout.h >>"$tmp/benchok"
 awk 'NR == FNR { ok[$1] = 1; next }
      $1 ~ /^benches\// && !ok[$2] {
