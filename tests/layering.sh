@@ -23,14 +23,14 @@ while read -r f; do
 done <"$tmp/files" >"$tmp/includes"
 
 # run/ headers included from elsewhere
-ls harness/run/*.h | sed 's|.*/||' >"$tmp/runh"
+ls harness/engines/measure/*.h | sed 's|.*/||' >"$tmp/runh"
 awk 'NR == FNR { run[$1] = 1; next }
-     $1 !~ /^harness\/run\// && $1 != "harness/main.c" && run[$2] {
+     $1 !~ /^harness\/engines\/measure\// && $1 != "harness/main.c" && run[$2] {
 	print "FAIL: " $1 " includes run/ header " $2; bad = 1 }
      END { exit bad }' "$tmp/runh" "$tmp/includes" || fail=1
 
 # benches/: api/, lib/, its own headers, layout.h
-ls harness/api/*.h harness/libraries/lib/*.h benches/*.h | sed 's|.*/||' >"$tmp/benchok"
+ls harness/engines/api/*.h harness/libraries/lib/*.h benches/*.h | sed 's|.*/||' >"$tmp/benchok"
 echo layout.h >>"$tmp/benchok"
 awk 'NR == FNR { ok[$1] = 1; next }
      $1 ~ /^benches\// && !ok[$2] {

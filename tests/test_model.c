@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_model.c - the coherence model (harness/model/model.c). Linked with the tracing build of the
+ * test_model.c - the coherence model (harness/engines/model/model.c). Linked with the tracing build of the
  * scenarios, so scenario_find() gives traced scenarios. Every assertion is a count or a
  * property that holds for any reasonable interleaving, with fixed seeds; nothing is timed.
  *

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "compare/compare.h"
+#include "compare.h"
 #include "csv.h"
 #include "gnuplot.h"
 #include "outfile.h"

@@ -190,7 +190,7 @@ static inline void pc_spin_pause(unsigned *spins)
  * (smp_cond_load_acquire on those bytes; the kernel may load the whole word, the condition
  * is on these bytes only). Every load is reported as a PC_OP_WAIT of exactly those bytes, so
  * their being non-zero is exactly the condition of the loop: the model parks a vCPU whose
- * core holds the line only while this loop could not end (harness/model/sim.c). The mask is
+ * core holds the line only while this loop could not end (harness/engines/model/sim.c). The mask is
  * made from @off and @size, never given apart from them. Returns the last word.
  */
 static inline int pc_lock_wait_(pc_lock *l, unsigned off, unsigned size PC_SITE)
