@@ -27,26 +27,26 @@ PAHOLE=$SRC/tests/fixtures/pahole/holey.txt
 SUGGEST="$SRC/tests/fixtures/layouts/conn.layout --recipe $SRC/tests/fixtures/recipes/conn.recipe -t 2 --ops 10 --warmup 0"
 
 # The output options: SOURCE-FILE OPTION KIND | arguments, @ is the path under test.
-table="harness/engines/measure/options.c out DIR | $RUN -o @
-harness/engines/measure/options.c csv FILE | $RUN --csv @ -o $T/new
-harness/engines/measure/options.c run-dir-file FILE | $RUN --run-dir-file @ -o $T/new
-harness/engines/measure/options.c benchmark_out FILE | $RUN --benchmark_out=@ -o $T/new
-harness/engines/model/cli.c out DIR | $MODEL -o @
-harness/engines/model/cli.c csv FILE | $MODEL --csv @
+table="harness/commands/cmd_measure.c out DIR | $RUN -o @
+harness/commands/cmd_measure.c csv FILE | $RUN --csv @ -o $T/new
+harness/commands/cmd_measure.c run-dir-file FILE | $RUN --run-dir-file @ -o $T/new
+harness/commands/cmd_measure.c benchmark_out FILE | $RUN --benchmark_out=@ -o $T/new
+harness/commands/cmd_model.c out DIR | $MODEL -o @
+harness/commands/cmd_model.c csv FILE | $MODEL --csv @
 harness/engines/layout/layout_cmd.c out FILE | layout import $PAHOLE -o @
 harness/engines/layout/layout_suggest.c out FILE | layout suggest $SUGGEST -o @
 harness/engines/layout/layout_suggest.c csv FILE | layout suggest $SUGGEST --csv @
-harness/engines/compare/cmd.c out DIR | compare $T/run -o @
-harness/analysis/merge.c out DIR | merge $T/run -o @
-harness/analysis/plot.c out DIR | plot $T/run -o @"
+harness/commands/cmd_compare.c out DIR | compare $T/run -o @
+harness/commands/cmd_merge.c out DIR | merge $T/run -o @
+harness/commands/cmd_plot.c out DIR | plot $T/run -o @"
 
 # Every output option in the code has a row.
 grep -rnE '^[[:space:]]*(OPT_[A-Z_]*\(|\{)"(out|csv|run-dir-file)", [^,]*, "(FILE|DIR)"' "$SRC/harness" |
 	sed -E "s|^$SRC/||; s|:[0-9]+:[[:space:]]*(OPT_[A-Z_]*\(\|\{)\"([a-z-]*)\", [^,]*, \"([A-Z]*)\".*| \2 \3|" |
 	sort -u >"$T/code"
 # Google Benchmark's report file, taken out of argv by take_gb_args (not an option row).
-grep -q '"--benchmark_out="' "$SRC/harness/engines/measure/options.c" &&
-	echo "harness/engines/measure/options.c benchmark_out FILE" >>"$T/code" && sort -u -o "$T/code" "$T/code"
+grep -q '"--benchmark_out="' "$SRC/harness/commands/cmd_measure.c" &&
+	echo "harness/commands/cmd_measure.c benchmark_out FILE" >>"$T/code" && sort -u -o "$T/code" "$T/code"
 printf '%s\n' "$table" | sed 's/ |.*//' | sort -u >"$T/tested"
 if ! cmp -s "$T/code" "$T/tested"; then
 	echo "FAIL: output options in the code and in this test differ (< code, > test):"
