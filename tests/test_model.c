@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_model.c - the coherence model (harness/engines/model/model.c). Linked with the tracing build of the
- * scenarios, so scenario_find() gives traced scenarios. Every assertion is a count or a
+ * test_model.c - the coherence model (harness/engines/model/model.c). Linked with the tracing build
+ * of the scenarios, so scenario_find() gives traced scenarios. Every assertion is a count or a
  * property that holds for any reasonable interleaving, with fixed seeds; nothing is timed.
  *
  *  1. one virtual CPU: zero transfers, every preset x layout x workload, 64- and 128-byte lines;
@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "harness.h"
 #include "model.h"
 #include "check.h"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* options.c - the measure command's options: the option table and help, --list, parsing. */
+/*
+ * cmd_measure.c - `pcbench [measure] [options]`: the option table and help, --list, parsing;
+ * the run is the measure engine's (engines/measure/run.c).
+ */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -312,7 +315,8 @@ static void print_line(void *arg, const char *line)
 	printf("%s%s\n", (const char *)arg, line);
 }
 
-void list_scenarios(void)
+/* list_scenarios - --list: scenarios, presets, workloads and parameters on stdout. */
+static void list_scenarios(void)
 {
 	char err[512];
 
@@ -376,7 +380,7 @@ void list_scenarios(void)
 }
 
 /* take_gb_args - move --benchmark_* arguments out of argv; keep --benchmark_filter. */
-int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
+static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 {
 	static char interleave[] = "--benchmark_enable_random_interleaving=true";
 	int n = 0, k = 1, user_interleave = 0;
@@ -461,7 +465,8 @@ static void option_defaults(struct options *o)
 	o->home = "first";
 }
 
-void parse_options(int argc, char **argv, struct options *o)
+/* parse_options - argv into @o; every bad value is a usage error (exit 2). */
+static void parse_options(int argc, char **argv, struct options *o)
 {
 	int first;
 
@@ -481,4 +486,55 @@ void parse_options(int argc, char **argv, struct options *o)
 	    (!strcmp(o->sel.topology, "host") || !strncmp(o->sel.topology, "synthetic:", 10)))
 		usage_error("--check-host", o->sel.topology,
 			    "needs --topology FILE.xml, the export of a lab machine");
+}
+
+/*
+ * parse - the options in @argv into run->opt (exit 2 on bad input), then the run resolved
+ * (measure_prepare). Returns -1 to measure, or the exit status of a mode that measures
+ * nothing (--list, --list-events, --dry-run); @check refuses those instead (hitm record).
+ */
+static int parse(struct measure_run *run, int argc, char **argv, int check)
+{
+	char **gb_argv = run->gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
+	int gb_argc;
+
+	run->orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
+	run->orig_argc = argc;
+	memcpy(run->orig_argv, argv, (size_t)argc * sizeof(char *));
+	gb_argc = take_gb_args(&argc, argv, gb_argv, &run->opt);
+	parse_options(argc, argv, &run->opt);
+	if (check && (run->opt.list || run->opt.list_events || run->opt.dry_run))
+		usage_error("hitm record",
+			    run->opt.list      ? "--list"
+			    : run->opt.dry_run ? "--dry-run"
+					       : "--list-events",
+			    "measures nothing (use it with pcbench measure)");
+	if (run->opt.list) {
+		list_scenarios();
+		return 0;
+	}
+	return measure_prepare(run, gb_argc, check);
+}
+
+void measure_dir_check(int argc, char **argv, struct measure_dir *d)
+{
+	/* static, as in measure_main: what it holds stays reachable until exit (leak checks) */
+	static struct measure_run state;
+	struct measure_run *run = &state;
+
+	if (parse(run, argc, argv, 1) >= 0)
+		exit(2); /* pmu_resolve said why */
+	measure_dir_init(run, d);
+}
+
+int measure_main(int argc, char **argv)
+{
+	/* static: what it holds stays reachable until exit (leak checks); only passed on */
+	static struct measure_run state;
+	struct measure_run *run = &state;
+	int st = parse(run, argc, argv, 0);
+
+	if (st >= 0)
+		return st;
+	return measure_execute(run);
 }

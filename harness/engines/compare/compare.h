@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compare.h - what the files of `pcbench compare` share (harness/analysis/compare/).
+ * compare.h - the compare engine: what its files share (harness/engines/compare/), and what
+ * `pcbench compare` (commands/cmd_compare.c) and plot call.
  *
  * The data model: every CSV row belongs to a side (one-run mode: the only one; several
  * RUNs: its RUN; --by host: its host and topology_fp), a group (scenario, workload,
@@ -11,7 +12,8 @@
  * (the first side is the base). Every non-base column is compared with the base column,
  * metric by metric (verdict.c), and rendered by one of the report formats (formats.c).
  *
- * The files: cmd.c (options, the command), load.c (runs, columns, the string map),
+ * The files: compare.c (the engine's entry points: build, report, the run's closing report),
+ * load.c (runs, columns, the string map),
  * group.c (sides, groups, entries, cells, blocks), verdict.c (statistics and verdicts),
  * report.c (the header and what every format shares), explain.c (explained numbers),
  * formats.c (the format table) and one fmt_<name>.c per report format.
@@ -264,11 +266,22 @@ struct header {
 };
 
 /*
- * cmd.c: compare_one_run - what `pcbench compare RUN` computes (every table of the one RUN,
+ * compare.c: compare_one_run - what `pcbench compare RUN` computes (every table of the one RUN,
  * every metric, its default options), judged, nothing printed; for the forest plots of
  * `pcbench plot` (forest.c). Bad input exits 2, as compare does.
  */
 const struct compare *compare_one_run(const char *run);
+/* compare.c: compare_options_init - @o zeroed, then the defaults of compare's options. */
+void compare_options_init(struct cmp_options *o);
+/* compare.c: compare_check_out_dir - -o DIR checked before anything is read or made
+ * (outpath.h): exit 2 when DIR holds files compare does not write. */
+void compare_check_out_dir(const char *dir);
+/*
+ * compare.c: compare_run - the comparison of the @nruns RUNs with options @o: built,
+ * printed on stdout in o->fmt, written into o->out_dir (when set). Bad input exits 2.
+ * Returns 0, or 1 when the report could not be written.
+ */
+int compare_run(const struct cmp_options *o, const char *const *runs, int nruns);
 
 /* load.c */
 int cmp_map_get(const struct map *m, const char *key);
@@ -368,7 +381,7 @@ void cmp_build_header(struct compare *c, struct header *h);
 int cmp_count_comparisons(const struct compare *c,
 			  int (*want)(const struct compare *c, const struct result *r));
 /* cmp_count_verdicts - the comparisons without a verdict, of those measured, and how far
- * each fell short (struct run_verdicts, commands.h). */
+ * each fell short (struct run_verdicts, compare_run.h). */
 struct run_verdicts;
 void cmp_count_verdicts(const struct compare *c, struct run_verdicts *v);
 /* cmp_half_width - half the width of @r's ci, in %change points. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_run.h"
 
 void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out);
 void cmp_fmt_table(const struct compare *c, const struct header *h, FILE *out);
@@ -33,5 +34,13 @@ const struct report_format *compare_format_find(const char *name)
 	for (const struct report_format *f = compare_formats; f->name; f++)
 		if (!strcmp(f->name, name))
 			return f;
+	return NULL;
+}
+
+const char *compare_report_file(int i)
+{
+	for (const struct report_format *f = compare_formats; f->name; f++)
+		if (f->file && i-- == 0)
+			return f->file;
 	return NULL;
 }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "compare_run.h"
 #include "compare.h"
 
 /* ---- formatting ---- */

@@ -91,8 +91,14 @@ void hitm_classify(const char *data_src, enum hitm_op *op, enum hitm_src *src);
 
 /* ---- the subcommands ---- */
 
-int hitm_record(int argc, char **argv);
+struct measure_dir;
+/*
+ * hitm_record - `pcbench hitm record [run options]` (@argv) once the measure command has
+ * checked the options and chosen the run directory @d (measure_dir_check): what sampling
+ * needs checked, @d made, the measurement run under perf c2c record.
+ */
+int hitm_record(int argc, char **argv, struct measure_dir *d);
 int hitm_report(int argc, char **argv);
-extern const struct cmd_help hitm_record_help, hitm_report_help;
+extern const struct cmd_help hitm_report_help;
 
 #endif

@@ -17,36 +17,10 @@
 #include <unistd.h>
 
 #include "hitm.h"
-#include "commands.h"
+#include "measure_dir.h"
 #include "stop.h"
 #include "sysfs.h"
 #include "util.h"
-
-static const struct opt record_opts[] = {
-    {"help", 'h', NULL, "this text; every other option is a measurement's (pcbench help measure)",
-     OPT_K_NONE, 0, 0, 0, 0, NULL, NULL},
-    OPT_END,
-};
-
-const struct cmd_help hitm_record_help = {
-    .name = "hitm record",
-    .synopsis = "usage: pcbench hitm record [run options]\n",
-    .about = "Runs the measurement the run options describe (those of pcbench measure) under\n"
-	     "`perf c2c record --clockid monotonic` (Intel load-latency sampling, AMD IBS) and\n"
-	     "keeps perf.data in the run directory, next to results.csv and objects.json.\n"
-	     "Counters stay off (--events none) unless --events is given: the PMU is perf's.\n",
-    .opts = record_opts,
-    .after = "Exit status: that of the measurement; 2 for bad options, or when perf or a PMU\n"
-	     "is missing: no perf binary, no PMU that samples memory accesses, or\n"
-	     "perf_event_paranoid too high (perf c2c records physical addresses: it needs\n"
-	     "<= 1, or CAP_PERFMON); 3 when interrupted (SIGINT, SIGTERM, SIGHUP), perf ended\n"
-	     "with it.\n"
-	     "\n"
-	     "Example:\n"
-	     "  pcbench hitm record -s page_counter -p v6.0-rc1,+ABC -w stocked -t 8 -r 1 -o "
-	     "/tmp/h1\n"
-	     "  pcbench hitm report /tmp/h1\n",
-};
 
 /* in_path - the first executable @name in $PATH into @buf; -1 when there is none. */
 static int in_path(const char *name, char *buf, size_t len)
@@ -130,36 +104,26 @@ static int missing(char *buf, size_t len, char *perf, size_t plen)
 	return used > 0;
 }
 
-int hitm_record(int argc, char **argv)
+int hitm_record(int argc, char **argv, struct measure_dir *d)
 {
 	char why[2048], perf[PATH_MAX], self[PATH_MAX], data[PATH_MAX + 16];
 	struct measure_dir dir;
-	char **av, **args;
+	char **av;
 	int n = 0, st;
 	ssize_t k;
 	pid_t pid;
 
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			opt_usage(stdout, &hitm_record_help);
-			return 0;
-		}
-	/* the run first: bad options and an existing run directory are refused as by measure */
-	args = xcalloc((size_t)argc + 1, sizeof(char *));
-	memcpy(args, argv, (size_t)argc * sizeof(char *));
-	measure_dir_check(argc, args, &dir);
 	if (missing(why, sizeof(why), perf, sizeof(perf))) {
 		fprintf(stderr, "pcbench: hitm record: cannot sample memory accesses here: %s\n",
 			why);
-		free(args);
 		return 2;
 	}
 	k = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (k <= 0)
 		die("hitm record", "/proc/self/exe", "%s", strerror(errno));
 	self[k] = '\0';
-	measure_dir_make(&dir); /* for perf.data; the measurement then finds it empty */
-	free(args);
+	measure_dir_make(d); /* for perf.data; the measurement then finds it empty */
+	dir = *d;
 	snprintf(data, sizeof(data), "%s/perf.data", dir.path);
 
 	av = xcalloc((size_t)argc + 24, sizeof(char *));

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "compare_run.h"
 #include "esc.h"
 #include "outfile.h"
 #include "outpath.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.h - the measure command's state, shared by its files: cmd.c (options, the run),
+ * run.h - the measure engine's state, shared by its files: run.c (the run),
  * families.c (what is measured), outputs.c (the run directory and its files, context.json's
  * options), rows.c (results.csv columns and rows, the progress lines) and tables.c (the
  * --dry-run plan and the --matrix table).
@@ -24,7 +24,7 @@
 #include "profile.h"
 #include "results.h"
 #include "topology.h"
-#include "commands.h"
+#include "measure_dir.h"
 #include "blocks.h"
 
 #define MAX_THREAD_COUNTS 256
@@ -57,8 +57,9 @@ struct options {
 };
 
 /*
- * The state of one measure run: measure_main owns it and passes it to every function of
- * cmd.c, families.c, outputs.c, rows.c and tables.c that reads or writes it (no global).
+ * The state of one measure run: measure_main (commands/cmd_measure.c) owns it and passes it to
+ * every function of run.c, families.c, outputs.c, rows.c and tables.c that reads or writes it (no
+ * global).
  */
 struct measure_run {
 	struct options opt;
@@ -114,13 +115,18 @@ struct measure_run {
 	struct job *jobs; /* each gbf[i]'s run and family (cmd.c) */
 };
 
-/* options.c: the measure command's options. */
-/* take_gb_args - move --benchmark_* arguments out of argv into @gb (--benchmark_filter stays). */
-int take_gb_args(int *argc, char **argv, char **gb, struct options *o);
-/* parse_options - argv into @o; every bad value is a usage error (exit 2). */
-void parse_options(int argc, char **argv, struct options *o);
-/* list_scenarios - --list: scenarios, presets, workloads and parameters on stdout. */
-void list_scenarios(void);
+/*
+ * run.c: a run after commands/cmd_measure.c has parsed its options into run->opt (and
+ * run->orig_argv, run->gb_argv: the --benchmark_* arguments, @gb_argc of them).
+ * measure_prepare - resolve everything the measurement needs (exit 2 on bad input). Returns
+ * -1 to measure, or the exit status of a mode that measures nothing (--list-events,
+ * --dry-run); @check refuses what hitm record cannot measure (unmodelled scenarios).
+ */
+int measure_prepare(struct measure_run *run, int gb_argc, int check);
+/* measure_execute - a prepared run measured, written and reported; its exit status. */
+int measure_execute(struct measure_run *run);
+/* measure_dir_init - a prepared run's directory chosen into @d (hitm record; none made). */
+void measure_dir_init(struct measure_run *run, struct measure_dir *d);
 
 /* families.c: build_families - every (scenario, preset, workload, threads, home) selected,
  * resolved and placed, into run->fams (with --matrix: every pair of PUs). */

@@ -156,13 +156,4 @@ void model_csv_values(const struct model_result *r, char vals[MODEL_NCOLS][40]);
  */
 void model_print_lines(FILE *out, const struct model_result *r, int max);
 
-/*
- * model_cli - `pcbench model [options]` over the scenario table @table (the tracing
- * build); argv[0] is "model". Exit status like pcbench's: 0, 1 (a family failed),
- * 2 (usage), 4 (everything skipped).
- */
-int model_cli(const struct scenario *const *table, int argc, char **argv);
-/* model_main - model_cli over all_scenarios_traced (the pcbench binary links them). */
-int model_main(int argc, char **argv);
-
 #endif

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* cmd.c - the measure command: resolve everything (options.c parses), measure, write, report. */
+/*
+ * run.c - the measure engine's run: resolve everything the options ask for (commands/
+ * cmd_measure.c parses them), measure, write, and the closing report (the compare engine).
+ */
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -13,9 +16,8 @@
 #include <unistd.h>
 
 #include "alloc.h"
-#include "commands.h"
+#include "compare_run.h"
 #include "harness.h"
-#include "opt.h"
 #include "outfile.h"
 #include "pmu_events.h"
 #include "run.h"
@@ -358,32 +360,11 @@ static void warn_too_few(const struct measure_run *run)
 			most == 1 ? "" : "s", BLOCKS_ALPHA);
 }
 
-/*
- * prepare - parse and resolve everything a measurement needs (exit 2 on bad input). Returns
- * -1 to measure, or the exit status of a mode that measures nothing (--list, --list-events,
- * --dry-run); @check refuses those instead (hitm record).
- */
-static int prepare(struct measure_run *run, int argc, char **argv, int check)
+int measure_prepare(struct measure_run *run, int gb_argc, int check)
 {
-	char **gb_argv = run->gb_argv = xcalloc((size_t)argc + 2, sizeof(char *));
+	char **gb_argv = run->gb_argv;
 	char err[PATH_MAX + 128];
-	int gb_argc;
 
-	run->orig_argv = xcalloc((size_t)argc + 1, sizeof(char *));
-	run->orig_argc = argc;
-	memcpy(run->orig_argv, argv, (size_t)argc * sizeof(char *));
-	gb_argc = take_gb_args(&argc, argv, gb_argv, &run->opt);
-	parse_options(argc, argv, &run->opt);
-	if (check && (run->opt.list || run->opt.list_events || run->opt.dry_run))
-		usage_error("hitm record",
-			    run->opt.list      ? "--list"
-			    : run->opt.dry_run ? "--dry-run"
-					       : "--list-events",
-			    "measures nothing (use it with pcbench measure)");
-	if (run->opt.list) {
-		list_scenarios();
-		return 0;
-	}
 	if (run->opt.pmu && !run->opt.list_events && !run->opt.dry_run)
 		usage_error("--pmu", run->opt.pmu, "only with --list-events or --dry-run");
 	if (run->opt.list_events) {
@@ -443,14 +424,9 @@ static void init_context(struct measure_run *run)
 		snprintf(run->ctx.label, sizeof(run->ctx.label), "%s", run->opt.label);
 }
 
-void measure_dir_check(int argc, char **argv, struct measure_dir *d)
+void measure_dir_init(struct measure_run *run, struct measure_dir *d)
 {
-	/* static, as in measure_main: what it holds stays reachable until exit (leak checks) */
-	static struct measure_run state;
-	struct measure_run *run = d->run = &state;
-
-	if (prepare(run, argc, argv, 1) >= 0)
-		exit(2); /* pmu_resolve said why */
+	d->run = run;
 	init_context(run);
 	check_outputs(run, &run->opt);
 	snprintf(d->path, sizeof(d->path), "%.*s", PATH_MAX - 1, run->run_dir);
@@ -702,16 +678,11 @@ static int end_run(struct measure_run *run, int latest_failed)
 	return run->ok || run->disturbed ? 0 : 4;
 }
 
-int measure_main(int argc, char **argv)
+int measure_execute(struct measure_run *run)
 {
-	/* static: what it holds stays reachable until exit (leak checks); only passed on */
-	static struct measure_run state;
-	struct measure_run *run = &state;
 	char err[PATH_MAX + 128];
-	int ngb, latest_failed, st = prepare(run, argc, argv, 0);
+	int ngb, latest_failed, st;
 
-	if (st >= 0)
-		return st;
 	if (run->opt.cgroup) {
 		/* refused: exit 2 with nothing created; else the rest runs in a forked child */
 		if (cg_check(&run->cg, run->opt.cgroup, err, sizeof(err)))
