@@ -227,7 +227,7 @@ static double *block_probes(const struct compare *c, const struct block *bl, con
 
 /*
  * block_remapped - block @j's probes span two host mappings (results_remapped, as the run's
- * stopping rule judges a block: run/blocks.c): the host moved the vCPUs between its
+ * stopping rule judges a block: measure/blocks.c): the host moved the vCPUs between its
  * windows, so its presets were not measured on the same machine. The probes of a window
  * remapped itself are not counted: that window's comparisons leave the block out anyway.
  */

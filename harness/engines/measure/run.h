@@ -103,7 +103,7 @@ struct measure_run {
 	double t_first;
 	double progress_last; /* now_s() of the last plain progress line (rows.c), or 0 */
 	/* The family and repetition being set up or measured, or NULL: a fatal error after
-	 * creation (out of memory) is written as its status=error row (cmd.c). */
+	 * creation (out of memory) is written as its status=error row (run.c). */
 	struct family *cur_fam;
 	int cur_rep;
 	/* Long-lived allocations, kept reachable until exit. */
@@ -112,7 +112,7 @@ struct measure_run {
 	int orig_argc;
 	struct topo *topo;
 	struct gb_family *gbf;
-	struct job *jobs; /* each gbf[i]'s run and family (cmd.c) */
+	struct job *jobs; /* each gbf[i]'s run and family (run.c) */
 };
 
 /*

@@ -34,7 +34,7 @@ struct family {
 	int matrix_n;
 	struct topo_home home; /* resolved (valid unless skipped) */
 	char name[256];	       /* Google Benchmark name, key:value style */
-	struct measurement *m; /* measure: its window (run/measure.h), NULL until set up */
+	struct measurement *m; /* measure: its window (measure/measure.h), NULL until set up */
 	int reps_done;
 };
 

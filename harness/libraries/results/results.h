@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * results.h - the results.csv contract shared by its writer (run/rows.c) and its readers
+ * results.h - the results.csv contract shared by its writer (measure/rows.c) and its readers
  * (compare, plot, tests): the column table, and loading a run.
  */
 #ifndef PCBENCH_RESULTS_H
@@ -14,10 +14,10 @@
  * The fixed columns of results.csv, in order: X(ENUM, "name", TYPE), TYPE the cell's type in
  * results.jsonl (enum results_type; docs/results-csv.md). The first RESULTS_NREQ
  * (run_id .. reason) are the contract every results CSV must have (docs/results-csv.md).
- * After them come the variable families, each named by one function of run/rows.c:
+ * After them come the variable families, each named by one function of measure/rows.c:
  * cpu_a/cpu_b/ns_per_transfer (--matrix), param_*, the event columns, counters_note and
  * model_* (--with-model). Adding a fixed column is one row here plus its cell in
- * run/rows.c's fixed_cell() (the compiler names a column without one: -Wswitch).
+ * measure/rows.c's fixed_cell() (the compiler names a column without one: -Wswitch).
  */
 #define RESULTS_COLUMNS(X)                                                                         \
 	X(RUN_ID, "run_id", RT_TEXT)                                                               \
