@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "compare_run.h"
 #include "csv.h"
 #include "check.h"
 
