@@ -11,6 +11,8 @@
 # library includes or calls an engine, a command or main; no engine (nor scenario) includes
 # or calls a command or main (the run's closing compare is the compare engine's
 # compare_run_report, not `pcbench compare`); no command includes or calls main.c. Also:
+#  - readers look a results column up by its enum (results.h: results_col), never with
+#    csv_col(t, "name") outside harness/libraries/results/;
 #  - benches/ includes only harness/engines/api/, harness/libraries/lib/, its own headers
 #    and layout.h (the layout library's public header);
 #  - no loop of includes between files (the include graph, "x.h" resolved by file name);
@@ -50,6 +52,9 @@ awk "$layer"' NR == FNR { n = $1; sub(/.*\//, "", n); path[n] = $1; next }
      path[$2] && layer(path[$2]) > layer($1) {
 	print "FAIL: " $1 " (" lname(layer($1)) ") includes " path[$2] " (" lname(layer(path[$2])) ")"; bad = 1 }
      END { exit bad }' "$tmp/files" "$tmp/includes" || fail=1
+
+# readers get a results column by its enum (results_col, results_var_col), not by name
+grep -rn 'csv_col(.*"' harness | grep -v '^harness/libraries/results/' | sed 's/^/FAIL: a column by name, not by enum: /' | grep . && fail=1
 
 # benches/: api/, lib/, its own headers, layout.h
 ls harness/engines/api/*.h harness/libraries/lib/*.h benches/*.h | sed 's|.*/||' >"$tmp/benchok"

@@ -58,7 +58,7 @@ struct keys {
 
 static void run_keys(const struct run_file *r, struct keys *ks)
 {
-	int c_id = csv_col(r->t, "run_id"), c_label = csv_col(r->t, "label");
+	int c_id = results_col(r->t, COL_RUN_ID), c_label = results_col(r->t, COL_LABEL);
 
 	for (int i = 0; i < r->t->nrows; i++) {
 		char *k = xasprintf("%s\x1f%s", r->t->rows[i][c_id],
@@ -136,7 +136,7 @@ struct ctx_copy {
 /* rows_have_run_id - some row of @t has run_id @id. */
 static int rows_have_run_id(const struct csv_table *t, const char *id)
 {
-	int c = csv_col(t, "run_id");
+	int c = results_col(t, COL_RUN_ID);
 
 	for (int i = 0; i < t->nrows; i++)
 		if (!strcmp(t->rows[i][c], id))
@@ -172,7 +172,7 @@ static int read_contexts(const struct run_file *runs, int n, struct ctx_copy *cc
 		if (!j)
 			usage_error("RUN", runs[r].arg, "%s", err);
 		if (!id) /* no run_id in it: the first row's */
-			id = runs[r].t->rows[0][csv_col(runs[r].t, "run_id")];
+			id = runs[r].t->rows[0][results_col(runs[r].t, COL_RUN_ID)];
 		base = xasprintf("%s%s%s", id, label ? "-" : "", label ? label : "");
 		if (outpath_name_check(id, err, sizeof(err)) ||
 		    (label && outpath_name_check(label, err, sizeof(err))) ||
@@ -184,7 +184,7 @@ static int read_contexts(const struct run_file *runs, int n, struct ctx_copy *cc
 			usage_error("RUN", runs[r].arg,
 				    "context.json's run_id %s is none of its rows' run_id (the "
 				    "first row's: %s): not this run's context",
-				    id, runs[r].t->rows[0][csv_col(runs[r].t, "run_id")]);
+				    id, runs[r].t->rows[0][results_col(runs[r].t, COL_RUN_ID)]);
 		cc[r].name = xasprintf("%s.json", base);
 		for (int k = 2, dup = 1; dup; k++) { /* two CSVs of one run: keep both */
 			dup = 0;

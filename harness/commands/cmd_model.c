@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "results.h"
 #include "commands.h"
 #include "model.h"
 #include "plan.h"
@@ -196,12 +197,14 @@ static void print_group(struct table **t)
 	*t = NULL;
 }
 
-static const char *const fixed_cols[] = {
-    "scenario",	 "preset",	 "layout",	    "workload",		"threads",
-    "placement", "cpus",	 "topology_fp",	    "model_interleave", "model_seed",
-    "model_ops", "model_warmup", "model_line_size",
-};
-#define NFIXED (int)(sizeof(fixed_cols) / sizeof(fixed_cols[0]))
+/* model.csv's first columns: results.csv's that name a family, then the model's options. */
+static const enum results_col key_cols[] = {COL_SCENARIO, COL_PRESET,	  COL_LAYOUT,
+					    COL_WORKLOAD, COL_THREADS,	  COL_PLACEMENT,
+					    COL_CPUS,	  COL_TOPOLOGY_FP};
+static const char *const option_cols[] = {"model_interleave", "model_seed", "model_ops",
+					  "model_warmup", "model_line_size"};
+#define NKEY (int)(sizeof(key_cols) / sizeof(key_cols[0]))
+#define NFIXED (NKEY + (int)(sizeof(option_cols) / sizeof(option_cols[0])))
 
 struct csv_out {
 	struct csv_writer *w[2];
@@ -216,18 +219,20 @@ static void open_csv(struct csv_out *c, const struct mopts *o, const struct scen
 {
 	char err[PATH_MAX + 256], path[PATH_MAX + 16];
 
-	for (int i = 0; i < NFIXED; i++)
-		c->cols[c->ncols++] = fixed_cols[i];
+	for (int i = 0; i < NKEY; i++)
+		c->cols[c->ncols++] = results_cols[key_cols[i]];
+	for (int i = NKEY; i < NFIXED; i++)
+		c->cols[c->ncols++] = option_cols[i - NKEY];
 	for (int i = 0; i < MODEL_NCOLS; i++)
 		c->cols[c->ncols++] = model_csv_cols[i];
-	c->cols[c->ncols++] = "status";
-	c->cols[c->ncols++] = "reason";
+	c->cols[c->ncols++] = results_cols[COL_STATUS];
+	c->cols[c->ncols++] = results_cols[COL_REASON];
 	for (int s = 0; table[s]; s++) {
 		if (!scenario_selected(scn, table[s]))
 			continue;
 		for (int j = 0; table[s]->params[j].name; j++) {
 			const char *n = table[s]->params[j].name;
-			int dup = !strcmp(n, "layout");
+			int dup = !strcmp(n, results_cols[COL_LAYOUT]);
 
 			for (int k = 0; k < c->nparam; k++)
 				dup |= !strcmp(c->param_names[k], n);

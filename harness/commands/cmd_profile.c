@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "csv.h"
+#include "results.h"
 #include "num.h"
 #include "opt.h"
 #include "table.h"
@@ -157,14 +158,12 @@ static void print_family(const struct pfam *f, int top)
 
 int profile_main(int argc, char **argv)
 {
-	static const char *const need[] = {"scenario",	"preset",  "layout",  "workload",
-					   "placement", "threads", "home",    "repetition",
-					   "event",	"symbol",  "samples", "memcg"};
+	const char *const *need = results_profile_cols;
 	struct csv_table *t;
 	struct pfam *fams = NULL;
 	struct stat st;
 	char err[512], *path;
-	int top = 15, nf = 0, col[12];
+	int top = 15, nf = 0, col[RESULTS_PROFILE_NCOLS];
 
 	int first = opt_parse(&profile_help, argc, argv, &top);
 	if (first >= argc)
@@ -183,7 +182,7 @@ int profile_main(int argc, char **argv)
 	t = csv_read_file(path, err, sizeof(err));
 	if (!t)
 		usage_error("RUN", path, "%s", err);
-	for (int i = 0; i < 12; i++)
+	for (int i = 0; i < RESULTS_PROFILE_NCOLS; i++)
 		if ((col[i] = csv_col(t, need[i])) < 0)
 			usage_error("RUN", path, "no %s column: not a profile.csv", need[i]);
 	if (!t->nrows)

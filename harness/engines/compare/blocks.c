@@ -486,7 +486,7 @@ void cmp_mapping_changes(struct compare *c)
 		const struct result *r = &c->res[i];
 		struct tblocks *tb;
 
-		if (!r->paired || strcmp(c->metrics[r->metric], "ops_per_s"))
+		if (!r->paired || strcmp(c->metrics[r->metric], results_cols[COL_OPS_PER_S]))
 			continue;
 		tb = table_blocks(c, r->block);
 		for (int k = 0; k < c->nmap; k++) {

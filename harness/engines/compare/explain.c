@@ -31,7 +31,7 @@ static const char *const explain_classes[] = {"same-l3", "cross-l3", "same-packa
 /* a c2c ping-pong row between two PUs of pair class @arg */
 static int is_c2c_class(const struct cmp_run *r, int i, const void *arg)
 {
-	int c = csv_col(r->t, "pair_class");
+	int c = results_col(r->t, COL_PAIR_CLASS);
 
 	return c >= 0 && !strcmp(cmp_cell_at(r, i, r->col[C_SCENARIO]), "c2c") &&
 	       !strcmp(cmp_cell_at(r, i, r->col[C_WORKLOAD]), "pingpong") &&
@@ -114,9 +114,10 @@ void cmp_explain(const struct compare *c, FILE *out)
 							explain_classes[k], ns[k]);
 				fprintf(out, "); an estimate: transfers only, each at the probe's "
 					     "latency, none overlapped\n");
-				fprintf(out, "%-14s %-10s %-8s %-18s %10s %13s %15s\n", "scenario",
-					"workload", "threads", "preset", "measured", "transfers/op",
-					"predicted ns/op");
+				fprintf(out, "%-14s %-10s %-8s %-18s %10s %13s %15s\n",
+					results_cols[COL_SCENARIO], results_cols[COL_WORKLOAD],
+					results_cols[COL_THREADS], results_cols[COL_PRESET],
+					"measured", "transfers/op", "predicted ns/op");
 			}
 			fprintf(out, "%-14s %-10s %-8s %-18s %10.1f %13.3f ",
 				cmp_cell_at(r, i, r->col[C_SCENARIO]),

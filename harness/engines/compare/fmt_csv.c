@@ -23,13 +23,11 @@ static void csv_cell(FILE *out, const char *s, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
+/* compare.csv's key columns, results.csv's that name a group, then its own (csv_head). */
+static const enum results_col csv_keys[] = {COL_SCENARIO, COL_WORKLOAD, COL_PLACEMENT,
+					    COL_THREADS,  COL_HOME,	COL_HOST};
+#define NKEYS (int)(sizeof(csv_keys) / sizeof(csv_keys[0]))
 static const char *const csv_head[] = {
-    "scenario",
-    "workload",
-    "placement",
-    "threads",
-    "home",
-    "host",
     "testcase",
     "base",
     "with_patch",
@@ -68,7 +66,7 @@ static const char *const csv_head[] = {
     "verdict",
     "flags",
 };
-#define NCSV (int)(sizeof(csv_head) / sizeof(csv_head[0]))
+#define NCSV (NKEYS + (int)(sizeof(csv_head) / sizeof(csv_head[0])))
 
 static void summary_cells(char v[][40], const struct summary *s)
 {
@@ -92,8 +90,10 @@ void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
 	(void)h;
 	char tcb[512];
 
-	for (int i = 0; i < NCSV; i++)
-		csv_cell(out, csv_head[i], i == NCSV - 1);
+	for (int i = 0; i < NKEYS; i++)
+		csv_cell(out, results_cols[csv_keys[i]], 0);
+	for (int i = NKEYS; i < NCSV; i++)
+		csv_cell(out, csv_head[i - NKEYS], i == NCSV - 1);
 	for (int i = 0; i < c->nres; i++) {
 		const struct result *r = &c->res[i];
 		const struct block *b = &c->blocks[r->block];

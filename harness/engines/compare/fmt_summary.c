@@ -33,7 +33,7 @@ enum {
 /* shown - metric @m is on the terminal: ops_per_s, or every metric --metric names. */
 static int shown(const struct compare *c, int m)
 {
-	return c->o.metrics || !strcmp(c->metrics[m], "ops_per_s");
+	return c->o.metrics || !strcmp(c->metrics[m], results_cols[COL_OPS_PER_S]);
 }
 
 int cmp_metric_index(const struct compare *c, const char *name)
@@ -81,7 +81,7 @@ void cmp_verdict_cells(const struct result *r, char *change, char *ci, char *p, 
 static int add_row(struct table *t, const struct compare *c, const struct block *b, int col, int m)
 {
 	const struct result *r = result_at(c, b, col, m);
-	int ns = cmp_metric_index(c, "ns_per_op");
+	int ns = cmp_metric_index(c, results_cols[COL_NS_PER_OP]);
 	char cell[S_N][160];
 	const char *cp[S_N];
 	struct summary s;
@@ -140,7 +140,7 @@ static int add_row(struct table *t, const struct compare *c, const struct block 
 /* The tables of metric @m: one section per group, the base row first. */
 static int print_metric(const struct compare *c, int m, FILE *out)
 {
-	int ops = !strcmp(c->metrics[m], "ops_per_s"), rows = 0, last_group = -1;
+	int ops = !strcmp(c->metrics[m], results_cols[COL_OPS_PER_S]), rows = 0, last_group = -1;
 	const struct table_col cols[S_N] = {
 	    {c->one_run ? "preset" : "testcase", 0},
 	    {ops ? "ops/s" : c->metrics[m], 1},
@@ -157,7 +157,7 @@ static int print_metric(const struct compare *c, int m, FILE *out)
 	struct table *t = table_new(S_N, cols);
 	int flagged = 0, fair = 0;
 
-	if (!ops || cmp_metric_index(c, "ns_per_op") < 0)
+	if (!ops || cmp_metric_index(c, results_cols[COL_NS_PER_OP]) < 0)
 		table_hide(t, S_NS);
 	if (!ops || !c->paired || isnan(c->runs[0].precision))
 		table_hide(t, S_TARGET);

@@ -42,7 +42,7 @@ static void result_cells(const struct compare *c, const struct result *r, const 
 	cmp_fmt_val(cells[T_NEW], 160, r->o.median);
 	cmp_fmt_pct(cells[T_NCV], 160, r->o.cv);
 	cells[T_FAIR][0] = '\0'; /* on the ops_per_s row: base -> with-patch */
-	if (!strcmp(c->metrics[r->metric], "ops_per_s") &&
+	if (!strcmp(c->metrics[r->metric], results_cols[COL_OPS_PER_S]) &&
 	    !(isnan(r->fair_b) && isnan(r->fair_o))) {
 		char fb[16], fo[16];
 

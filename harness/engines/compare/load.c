@@ -134,24 +134,25 @@ void cmp_load_run(struct cmp_run *r, const char *arg)
 	esc_inplace(&r->machine);
 	esc_inplace(&r->start);
 	for (int i = 0; i < NREQ; i++)
-		r->col[i] = csv_col(r->t, results_required[i]);
-	r->c_host = csv_col(r->t, "host");
+		r->col[i] = results_col(r->t, (enum results_col)i);
+	r->c_host = results_col(r->t, COL_HOST);
 	/* Where a row has a label (--label), it names the host: rewrite the host cells. */
-	for (int i = 0, c_label = csv_col(r->t, "label"); c_label >= 0 && i < r->t->nrows; i++)
+	for (int i = 0, c_label = results_col(r->t, COL_LABEL); c_label >= 0 && i < r->t->nrows;
+	     i++)
 		if (r->c_host >= 0 && r->t->rows[i][c_label][0]) {
 			free(r->t->rows[i][r->c_host]);
 			r->t->rows[i][r->c_host] = xstrdup(r->t->rows[i][c_label]);
 		}
-	r->c_home = csv_col(r->t, "home");
-	r->c_topo = csv_col(r->t, "topology_fp");
-	r->c_krel = csv_col(r->t, "kernel_release");
-	r->c_kfp = csv_col(r->t, "kernel_layout_fp");
-	r->c_block = csv_col(r->t, "block");
-	r->c_omin = csv_col(r->t, "ops_min_thread");
-	r->c_omax = csv_col(r->t, "ops_max_thread");
-	r->c_dist_by = csv_col(r->t, "disturbed_by");
-	r->c_xb = csv_col(r->t, "xfer_before_ns");
-	r->c_xa = csv_col(r->t, "xfer_after_ns");
+	r->c_home = results_col(r->t, COL_HOME);
+	r->c_topo = results_col(r->t, COL_TOPOLOGY_FP);
+	r->c_krel = results_var_col(r->t, VCOL_KERNEL_RELEASE);
+	r->c_kfp = results_var_col(r->t, VCOL_KERNEL_LAYOUT_FP);
+	r->c_block = results_col(r->t, COL_BLOCK);
+	r->c_omin = results_col(r->t, COL_OPS_MIN_THREAD);
+	r->c_omax = results_col(r->t, COL_OPS_MAX_THREAD);
+	r->c_dist_by = results_col(r->t, COL_DISTURBED_BY);
+	r->c_xb = results_col(r->t, COL_XFER_BEFORE_NS);
+	r->c_xa = results_col(r->t, COL_XFER_AFTER_NS);
 	if (!r->label) {
 		/* One run_id in the whole CSV names the run. */
 		const char *id = cmp_cell_at(r, 0, r->col[C_RUN_ID]);
@@ -181,11 +182,11 @@ void cmp_load_run(struct cmp_run *r, const char *arg)
 /* The union of the param_* and metric columns over all runs, in first-seen order. */
 void cmp_collect_columns(struct compare *c)
 {
-	static const char *const fixed[] = {"ops_per_s", "ns_per_op"};
+	static const enum results_col fixed[] = {COL_OPS_PER_S, COL_NS_PER_OP};
 
 	c->metrics = xcalloc(2, sizeof(char *));
 	for (int i = 0; i < 2; i++)
-		c->metrics[c->nmetrics++] = xstrdup(fixed[i]);
+		c->metrics[c->nmetrics++] = xstrdup(results_cols[fixed[i]]);
 	for (int ri = 0; ri < c->nruns; ri++) {
 		struct csv_table *t = c->runs[ri].t;
 

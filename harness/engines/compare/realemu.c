@@ -88,10 +88,12 @@ static void one_pair(const struct compare *c, struct table *t, struct sb *why, i
 {
 	const struct group *g = &c->groups[c->cells[rk].group];
 	const struct entry *e = &c->entries[c->cells[ek].entry];
-	double real = median_col(c, rk, "ns_per_op"), share = median_col(c, rk, "memcg_share_pct");
-	double memcg = median_col(c, rk, "memcg_ns_per_op"), emu = median_col(c, ek, "ns_per_op");
-	const char *kfp = first_cell_text(c, rk, "kernel_layout_fp");
-	const char *efp = first_cell_text(c, ek, "layout_fp");
+	double real = median_col(c, rk, results_cols[COL_NS_PER_OP]);
+	double share = median_col(c, rk, results_var_cols[VCOL_MEMCG_SHARE_PCT]);
+	double memcg = median_col(c, rk, results_var_cols[VCOL_MEMCG_NS_PER_OP]);
+	double emu = median_col(c, ek, results_cols[COL_NS_PER_OP]);
+	const char *kfp = first_cell_text(c, rk, results_var_cols[VCOL_KERNEL_LAYOUT_FP]);
+	const char *efp = first_cell_text(c, ek, results_cols[COL_LAYOUT_FP]);
 	int same_layout = kfp[0] && !strcmp(kfp, efp);
 	double ratio = memcg > 0 ? emu / memcg : NAN;
 	char cells[10][64];

@@ -194,7 +194,7 @@ static int no_verdict(const struct compare *c, const struct result *r)
 static int has_target(const struct compare *c, const struct result *r)
 {
 	return r->paired && !isnan(c->runs[0].precision) &&
-	       !strcmp(c->metrics[r->metric], "ops_per_s") && !isnan(r->ci_lo);
+	       !strcmp(c->metrics[r->metric], results_cols[COL_OPS_PER_S]) && !isnan(r->ci_lo);
 }
 
 static int target_met(const struct compare *c, const struct result *r)

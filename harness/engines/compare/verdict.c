@@ -49,7 +49,7 @@ static void summarize(const double *v, size_t n, double mux, struct summary *s)
 
 int cmp_higher_is_better(const char *metric)
 {
-	return !strcmp(metric, "ops_per_s");
+	return !strcmp(metric, results_cols[COL_OPS_PER_S]);
 }
 
 #define REASON_MAX 60 /* a reason longer than this is shortened in the flags */
@@ -142,7 +142,7 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 		for (size_t k = 0; k < no; k++)
 			all_zero &= vo[k] == 0;
 		/* Rows with nothing to say never appear: a counter 0 on both sides, or absent. */
-		if (strcmp(c->metrics[m], "ops_per_s") && (!nb || !no || all_zero))
+		if (strcmp(c->metrics[m], results_cols[COL_OPS_PER_S]) && (!nb || !no || all_zero))
 			continue;
 		if (!nb && !no && !cb->nerr && !cb->nskip && !cb->ndist && !co->nerr &&
 		    !co->nskip && !co->ndist)
@@ -165,7 +165,8 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 		if (nb && no)
 			r.have_p = !stats_mwu(vo, no, vb, nb, STATS_MWU_AUTO, &r.mwu);
 		/* The interval: always for ops_per_s (the end tables show it), else with --ci. */
-		if ((c->o.ci || !strcmp(c->metrics[m], "ops_per_s")) && nb > 1 && no > 1 &&
+		if ((c->o.ci || !strcmp(c->metrics[m], results_cols[COL_OPS_PER_S])) && nb > 1 &&
+		    no > 1 &&
 		    !stats_bootstrap_ratio_ci(vb, nb, vo, no, 1 - c->o.alpha, CI_ITERS, CI_SEED,
 					      &r.ci_lo, &r.ci_hi)) {
 			r.ci_lo = 100 * (r.ci_lo - 1);
@@ -178,7 +179,7 @@ void cmp_compare_cells(struct compare *c, int bi, int col)
 			cmp_status_flags(&flags, "with-patch", co);
 		}
 		mux_flags(&flags, &r);
-		if (r.fair_changed && !strcmp(c->metrics[m], "ops_per_s"))
+		if (r.fair_changed && !strcmp(c->metrics[m], results_cols[COL_OPS_PER_S]))
 			sb_printf(&flags, "%sfairness %.2f -> %.2f (p %.3g)", flags.n ? "; " : "",
 				  r.fair_b, r.fair_o, r.fair_p);
 		r.flags = flags.p ? flags.p : xstrdup("");

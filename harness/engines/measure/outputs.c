@@ -332,12 +332,9 @@ void open_outputs(struct measure_run *run, const struct options *o)
 	if (o->csv && !run->csv_extra)
 		run->csv_extra = open_extra_csv(run, o->csv);
 	if (o->profile && run->prof.ok) {
-		static const char *const pcols[] = {"scenario",	 "preset",  "layout",  "workload",
-						    "placement", "threads", "home",    "repetition",
-						    "event",	 "symbol",  "samples", "memcg"};
-
 		snprintf(path, sizeof(path), "%s/profile.csv", run->run_dir);
-		run->prof_csv = csv_create(path, pcols, PROF_NCOLS, CSV_INSIDE, err, sizeof(err));
+		run->prof_csv = csv_create(path, results_profile_cols, PROF_NCOLS, CSV_INSIDE, err,
+					   sizeof(err));
 		if (!run->prof_csv)
 			usage_error("--out", path, "%s", err);
 	}

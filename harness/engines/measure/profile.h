@@ -12,6 +12,7 @@
 
 #include "ksyms.h"
 #include "pmu.h"
+#include "results.h"
 
 /* What a run samples, decided once before measuring. */
 struct profile_cfg {
@@ -33,8 +34,9 @@ struct prof_thread {
 	char why[160]; /* why this thread has no sampler, or "" */
 };
 #define PROF_MEMCG 0x80000000u
-/* profile.csv's columns: the row's family and repetition, event, symbol, samples, memcg. */
-#define PROF_NCOLS 12
+/* profile.csv's columns (results_profile_cols): the row's family and repetition, event,
+ * symbol, samples, memcg. */
+#define PROF_NCOLS RESULTS_PROFILE_NCOLS
 
 /* prof_thread_open - the calling thread's sampler (pinned, before the barrier). */
 void prof_thread_open(struct prof_thread *t, const struct profile_cfg *c);

@@ -227,11 +227,11 @@ struct col_family {
 /* --matrix: the pair of PUs and ns per one-way transfer. */
 static int matrix_names(struct measure_run *run, const char **cols)
 {
-	static const char *const names[] = {"cpu_a", "cpu_b", "ns_per_transfer"};
-
 	if (!run->opt.matrix)
 		return 0;
-	memcpy(cols, names, sizeof(names));
+	cols[0] = results_var_cols[VCOL_CPU_A];
+	cols[1] = results_var_cols[VCOL_CPU_B];
+	cols[2] = results_var_cols[VCOL_NS_PER_TRANSFER];
 	return 3;
 }
 
@@ -312,11 +312,11 @@ static int model_cells(struct measure_run *run, struct row *x, const char **v, c
  */
 static int kernel_names(struct measure_run *run, const char **cols)
 {
-	static const char *const names[] = {"note", "kernel_release", "kernel_layout_fp"};
-
 	if (!run->kctx.present)
 		return 0;
-	memcpy(cols, names, sizeof(names));
+	cols[0] = "note";
+	cols[1] = results_var_cols[VCOL_KERNEL_RELEASE];
+	cols[2] = results_var_cols[VCOL_KERNEL_LAYOUT_FP];
 	return 3;
 }
 
@@ -338,12 +338,14 @@ static int kernel_cells(struct measure_run *run, struct row *x, const char **v, 
  */
 static int profile_names(struct measure_run *run, const char **cols)
 {
-	static const char *const names[] = {"profile_event",   "profile_samples", "profile_lost",
-					    "memcg_share_pct", "memcg_ns_per_op", "profile_note"};
+	static const char *const names[] = {
+	    "profile_event", "profile_samples", "profile_lost", NULL, NULL, "profile_note"};
 
 	if (!run->opt.profile)
 		return 0;
 	memcpy(cols, names, sizeof(names));
+	cols[3] = results_var_cols[VCOL_MEMCG_SHARE_PCT];
+	cols[4] = results_var_cols[VCOL_MEMCG_NS_PER_OP];
 	return 6;
 }
 

@@ -81,8 +81,8 @@ static void plan_key(const struct measure_run *run, const struct family *f, cons
  */
 void print_plan(struct measure_run *run, const struct options *o, const struct topo *topo)
 {
-	static const char *const fixed[] = {"scenario", "preset", "workload", "placement",
-					    "threads"};
+	static const enum results_col fixed[] = {COL_SCENARIO, COL_PRESET, COL_WORKLOAD,
+						 COL_PLACEMENT, COL_THREADS};
 	static const char *const pucols[] = {"thread", "pu", "core", "l3", "package", "numa"};
 	enum { NFIX = 5, NPU = 6 };
 	int ncols = NFIX + run->nparam_cols + NPU, nseen = 0, placements = 0;
@@ -94,7 +94,7 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 	char err[PATH_MAX + 128], excluded[2048], allowed[256], v[NPU][16];
 
 	for (int i = 0; i < NFIX; i++)
-		cols[i] = fixed[i];
+		cols[i] = results_cols[fixed[i]];
 	for (int i = 0; i < run->nparam_cols; i++)
 		cols[NFIX + i] = xasprintf("param_%s", run->param_cols[i]);
 	for (int i = 0; i < NPU; i++)

@@ -136,7 +136,7 @@ void plot_forest(struct plot *p, const char *sc, const char *wl)
 	const struct compare *c = p->cmp;
 	char *stem = xasprintf("forest-%s-%s", sc, wl);
 	char *data = plot_data_path(p, stem), *png = xasprintf("%s/%s.png", p->outdir, stem);
-	int m = cmp_metric_index(c, "ops_per_s"), rows = 0, drawn = 0;
+	int m = cmp_metric_index(c, results_cols[COL_OPS_PER_S]), rows = 0, drawn = 0;
 	double lo = 0, hi = 0; /* 0 (no change) is always in range */
 	FILE *f = plot_data_begin(p);
 

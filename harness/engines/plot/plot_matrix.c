@@ -11,6 +11,7 @@
 
 #include "csv.h"
 #include "plot.h"
+#include "results.h"
 #include "stats.h"
 #include "util.h"
 
@@ -21,8 +22,8 @@ static int cmp_int(const void *a, const void *b)
 
 void plot_matrix(struct plot *p)
 {
-	int ca = csv_col(p->t, "cpu_a"), cb = csv_col(p->t, "cpu_b");
-	int cn = csv_col(p->t, "ns_per_transfer"), cpus[1024], n = 0;
+	int ca = results_var_col(p->t, VCOL_CPU_A), cb = results_var_col(p->t, VCOL_CPU_B);
+	int cn = results_var_col(p->t, VCOL_NS_PER_TRANSFER), cpus[1024], n = 0;
 	char *data, *png, *title, *title_end, ncpus[16];
 	double *v;
 	FILE *f;

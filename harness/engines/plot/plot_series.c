@@ -74,23 +74,23 @@ void plot_load(struct plot *p, const char *arg)
 				      f.csv_path)
 			  : xstrdup(".");
 	}
-	p->c_scenario = csv_col(p->t, "scenario");
-	p->c_preset = csv_col(p->t, "preset");
-	p->c_layout = csv_col(p->t, "layout");
-	p->c_workload = csv_col(p->t, "workload");
-	p->c_threads = csv_col(p->t, "threads");
-	p->c_status = csv_col(p->t, "status");
-	p->c_ops_per_s = csv_col(p->t, "ops_per_s");
-	p->c_host = csv_col(p->t, "host");
-	p->c_label = csv_col(p->t, "label");
-	p->c_cpu_a = csv_col(p->t, "cpu_a");
+	p->c_scenario = results_col(p->t, COL_SCENARIO);
+	p->c_preset = results_col(p->t, COL_PRESET);
+	p->c_layout = results_col(p->t, COL_LAYOUT);
+	p->c_workload = results_col(p->t, COL_WORKLOAD);
+	p->c_threads = results_col(p->t, COL_THREADS);
+	p->c_status = results_col(p->t, COL_STATUS);
+	p->c_ops_per_s = results_col(p->t, COL_OPS_PER_S);
+	p->c_host = results_col(p->t, COL_HOST);
+	p->c_label = results_col(p->t, COL_LABEL);
+	p->c_cpu_a = results_var_col(p->t, VCOL_CPU_A);
 	if (!p->host && p->c_host >= 0)
 		p->host = xstrdup(p->t->rows[0][p->c_host]);
 	p->hosts = xrealloc(NULL, (size_t)(p->t->nrows + 1) * sizeof(char *));
 	p->nhosts = distinct_hosts(p, p->hosts);
 	/* without context.json's start, the run_id names the run (one host: one run) */
 	if (!p->date && p->nhosts == 1)
-		p->date = xstrdup(p->t->rows[0][csv_col(p->t, "run_id")]);
+		p->date = xstrdup(p->t->rows[0][results_col(p->t, COL_RUN_ID)]);
 }
 
 static long rank_of(const char *scenario, const char *preset)
@@ -128,7 +128,8 @@ static void label_line(struct plot *p, int l)
 		const char *h = p->t->header[p->keycol[k]];
 		int varies = 0;
 
-		if (!strcmp(h, "label") || (p->nhosts > 1 && !strcmp(h, "host")))
+		if (!strcmp(h, results_cols[COL_LABEL]) ||
+		    (p->nhosts > 1 && !strcmp(h, results_cols[COL_HOST])))
 			continue;
 		for (int m = 0; m < p->nlines && !varies; m++)
 			varies = m != l && !strcmp(p->lines[m].scenario, ln->scenario) &&
@@ -150,7 +151,8 @@ static void label_line(struct plot *p, int l)
 
 void plot_build_lines(struct plot *p)
 {
-	static const char *const extra[] = {"placement", "home", "host", "label", "topology_fp"};
+	static const enum results_col extra[] = {COL_PLACEMENT, COL_HOME, COL_HOST, COL_LABEL,
+						 COL_TOPOLOGY_FP};
 	const int nextra = (int)(sizeof(extra) / sizeof(extra[0]));
 	struct csv_table *t = p->t;
 
@@ -159,8 +161,8 @@ void plot_build_lines(struct plot *p)
 		if (!strncmp(t->header[k], "param_", 6))
 			p->keycol[p->nkeys++] = k;
 	for (int i = 0; i < nextra; i++)
-		if (csv_col(t, extra[i]) >= 0)
-			p->keycol[p->nkeys++] = csv_col(t, extra[i]);
+		if (results_col(t, extra[i]) >= 0)
+			p->keycol[p->nkeys++] = results_col(t, extra[i]);
 	p->row_line = xrealloc(NULL, (size_t)(t->nrows + 1) * sizeof(int));
 	for (int r = 0; r < t->nrows; r++) {
 		int found = -1;

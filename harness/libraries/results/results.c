@@ -31,6 +31,26 @@ const enum results_type results_types[RESULTS_NFIXED] = {
 #undef RESULTS_TYPE
 };
 
+const char *const results_var_cols[RESULTS_NVAR] = {
+#define RESULTS_VAR_NAME(e, name) name,
+    RESULTS_VAR_COLUMNS(RESULTS_VAR_NAME)
+#undef RESULTS_VAR_NAME
+};
+
+const char *const results_profile_cols[RESULTS_PROFILE_NCOLS] = {
+    "scenario", "preset",     "layout", "workload", "placement", "threads",
+    "home",	"repetition", "event",	"symbol",   "samples",	 "memcg"};
+
+int results_col(const struct csv_table *t, enum results_col c)
+{
+	return csv_col(t, results_cols[c]);
+}
+
+int results_var_col(const struct csv_table *t, enum results_var c)
+{
+	return csv_col(t, results_var_cols[c]);
+}
+
 /* The variable families' types: by a column's whole name, its prefix or its suffix. */
 static const struct {
 	const char *text;

@@ -99,6 +99,45 @@ extern const char *const results_cols[RESULTS_NFIXED];
 extern const enum results_type results_types[RESULTS_NFIXED];
 
 /*
+ * The variable families' columns a reader looks up by name: X(ENUM, "name"), each a member
+ * of a family above (results.c's col_kinds[] has their types): the --matrix columns, the
+ * real-kernel scenario's (kernel_release, kernel_layout_fp: -s kernel), its memcg share.
+ */
+#define RESULTS_VAR_COLUMNS(X)                                                                     \
+	X(CPU_A, "cpu_a")                                                                          \
+	X(CPU_B, "cpu_b")                                                                          \
+	X(NS_PER_TRANSFER, "ns_per_transfer")                                                      \
+	X(KERNEL_RELEASE, "kernel_release")                                                        \
+	X(KERNEL_LAYOUT_FP, "kernel_layout_fp")                                                    \
+	X(MEMCG_SHARE_PCT, "memcg_share_pct")                                                      \
+	X(MEMCG_NS_PER_OP, "memcg_ns_per_op")
+
+enum results_var {
+#define RESULTS_VAR_ENUM(e, name) VCOL_##e,
+	RESULTS_VAR_COLUMNS(RESULTS_VAR_ENUM)
+#undef RESULTS_VAR_ENUM
+	    RESULTS_NVAR
+};
+/* The name of each of those columns, indexed by enum results_var. */
+extern const char *const results_var_cols[RESULTS_NVAR];
+
+/*
+ * The typed access of a reader: a column by its enum, never by a name string (no name of
+ * RESULTS_COLUMNS is a string literal outside this library; tests/layering.sh checks the
+ * lookups). results_col - the index of fixed column @c in @t's header, or -1 when @t has
+ * no such column; results_var_col - the same for a named variable column.
+ */
+int results_col(const struct csv_table *t, enum results_col c);
+int results_var_col(const struct csv_table *t, enum results_var c);
+
+/*
+ * profile.csv's columns (measure --profile writes them, pcbench profile reads them): the
+ * family's fixed columns, then the event, the symbol, its samples and whether it is memcg's.
+ */
+#define RESULTS_PROFILE_NCOLS 12
+extern const char *const results_profile_cols[RESULTS_PROFILE_NCOLS];
+
+/*
  * results_col_type - the type of column @name: a fixed column's from RESULTS_COLUMNS; the
  * variable families by name (results.c, col_kinds[]): cpu_a, cpu_b integers,
  * ns_per_transfer, *_per_op, *_mux and model_* numbers, param_* parameters; anything else
