@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* layout_main.c - `pcbench layout`: its help and the dispatch to import, show and suggest. */
+/* cmd_layout.c - `pcbench layout`: its help and the dispatch to import, show and suggest. */
 #include <string.h>
 
 #include "btf.h"

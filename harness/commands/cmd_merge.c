@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * merge.c - pcbench merge RUN... -o DIR: several runs (of several hosts, or of different
+ * cmd_merge.c - pcbench merge RUN... -o DIR: several runs (of several hosts, or of different
  * scenario selections) into one results.csv and results.jsonl with the union of their
  * columns, and each run's context.json under DIR/contexts/.
  */

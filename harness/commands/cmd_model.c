@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cli.c - `pcbench model`: its options, the families (selection and placement, plan.h), one
+ * cmd_model.c - `pcbench model`: its options, the families (selection and placement, plan.h), one
  * model run each, the tables (lib/table) and the CSV.
  */
 #include <errno.h>

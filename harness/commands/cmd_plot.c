@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * plot.c - `pcbench plot RUN [-o DIR] [--keep-data]`: PNG plots of a run through gnuplot.
+ * cmd_plot.c - `pcbench plot RUN [-o DIR] [--keep-data]`: PNG plots of a run through gnuplot.
  *
  * pcbench reduces the ok repetitions of each measurement to a median and a sample standard
  * deviation, writes them to small data files, and runs the gnuplot scripts in scripts/ on

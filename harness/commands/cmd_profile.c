@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * profile_cmd.c - `pcbench profile RUN`: the top functions of each family, from the
+ * cmd_profile.c - `pcbench profile RUN`: the top functions of each family, from the
  * profile.csv a `--profile` run wrote (the samples of every window, summed over the
  * repetitions), the way `perf report --sort sym` lists them, with the memcg charge path's
  * share.

@@ -17,7 +17,7 @@
 
 /* ---- objects.json, as read back (hitm_objects.c) ---- */
 
-/* The format name objects.json carries (measure/objects.c writes it); a reader refuses any other. */
+/* The format name objects.json carries (measure/objects.c writes it); readers refuse others. */
 #define OBJECTS_FORMAT "pcbench-objects-1"
 
 struct hitm_object {

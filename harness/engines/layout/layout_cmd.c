@@ -9,8 +9,8 @@
  *                         [--warmup N] [-D NAME=VALUE]... [--all]]
  *
  * This file: the subcommands' option tables and help and what they share (err2, reading a
- * stream, writing the result); the command itself (layout_main, layout_help) is in
- * layout_main.c, import in layout_import.c, show in layout_show.c.
+ * stream, writing the result); the command itself (layout_main, layout_help) is
+ * commands/cmd_layout.c, import in layout_import.c, show in layout_show.c.
  *
  * import converts pahole text (pahole.c) and prints the layout file. show prints a
  * pahole-like view of every struct, nested structs flattened ("memory.usage"), with cache-line

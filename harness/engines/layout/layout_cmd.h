@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * layout_cmd.h - what the files of `pcbench layout` share: layout_main.c (the command),
+ * layout_cmd.h - what the files of `pcbench layout` share: commands/cmd_layout.c (the command),
  * layout_cmd.c (the subcommands' option tables and help, err2, reading and writing),
  * layout_import.c (import: pahole text, --from-object, --btf), layout_show.c (show),
  * layout_trace.c (--scenario's traced accesses, for show and suggest), layout_view.c (the

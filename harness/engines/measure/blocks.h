@@ -6,7 +6,7 @@
  * random order. A table gets blocks until each of its comparisons (a preset against the
  * base, its scenario's first preset) has enough clean blocks for a verdict and a 95% ci
  * half-width within the precision target, or the budget is spent. What is computed here
- * decides only when to stop; the verdicts are compare's (analysis/compare/blocks.c), from
+ * decides only when to stop; the verdicts are compare's (compare/blocks.c), from
  * the rows written.
  */
 #ifndef PCBENCH_BLOCKS_H

@@ -2,8 +2,8 @@
 /*
  * sim.h - the coherence model's insides, shared by its files (not an interface: model.h is):
  * sim.c (the scheduler of virtual CPUs and the MESI simulator, one run), trace.c (an address
- * to its object.field, line and accumulator), result.c (the result and its tables), cli.c
- * (`pcbench model`), model.c (the names and options).
+ * to its object.field, line and accumulator), result.c (the result and its tables), model.c
+ * (the names and options); `pcbench model` is commands/cmd_model.c.
  */
 #ifndef PCBENCH_MODEL_SIM_H
 #define PCBENCH_MODEL_SIM_H

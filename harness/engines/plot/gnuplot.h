@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gnuplot.h - gnuplot for `pcbench plot` (plot.c): where it and the scripts are, one run. */
+/* gnuplot.h - gnuplot for `pcbench plot` (commands/cmd_plot.c): where it and the scripts are, one
+ * run. */
 #ifndef PCBENCH_GNUPLOT_H
 #define PCBENCH_GNUPLOT_H
 

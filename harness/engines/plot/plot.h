@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plot.h - what the files of `pcbench plot` share: plot.c (the command: its options, the
- * names it checks, the plots it draws), plot_series.c (the run's lines and series),
+ * plot.h - what the files of `pcbench plot` share: commands/cmd_plot.c (the command: its options,
+ * the names it checks, the plots it draws), plot_series.c (the run's lines and series),
  * plot_scaling.c (the scaling and transfer plots), plot_counters.c (the counter plots),
  * plot_matrix.c (the c2c matrix plot), forest.c (the forest plots of compare's tables) and
  * plot_files.c (a plot's data file and numbers, its gnuplot run, its kept script, its
