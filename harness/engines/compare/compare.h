@@ -365,11 +365,11 @@ void cmp_compare_cells(struct compare *c, int bi, int col);
 void cmp_judge(struct compare *c);
 
 /*
- * realemu.c: cmp_print_real_vs_emulated - one RUN holding a `kernel` family and the emulated
+ * realemu.c: cmp_fmt_real_vs_emulated - one RUN holding a `kernel` family and the emulated
  * families its workload stands for (same placement, threads, host): the real kernel beside
  * its emulation, one table and a sentence per pair; nothing otherwise.
  */
-void cmp_print_real_vs_emulated(const struct compare *c, FILE *out);
+void cmp_fmt_real_vs_emulated(const struct compare *c, FILE *out);
 
 /* report.c: the header and the pieces every format shares. */
 void cmp_build_header(struct compare *c, struct header *h);
@@ -399,7 +399,7 @@ char *cmp_group_title(const struct compare *c, const struct group *g, const char
 const char *cmp_testcase_label(const struct compare *c, const struct block *b, int col, char *buf,
 			       size_t len);
 char *cmp_base_note(const struct compare *c, const struct block *b);
-void cmp_print_unmatched(const struct compare *c, FILE *out, int markdown);
+void cmp_fmt_unmatched(const struct compare *c, FILE *out, int markdown);
 
 /* explain.c */
 void cmp_explain(const struct compare *c, FILE *out);
@@ -415,6 +415,6 @@ void cmp_verdict_cells(const struct result *r, char *change, char *ci, char *p, 
 int cmp_metric_index(const struct compare *c, const char *name);
 
 /* fmt_table.c: the text table, also rendered as markdown (fmt_markdown.c). */
-void cmp_print_table(const struct compare *c, const struct header *h, FILE *out, int md);
+void cmp_fmt_text_table(const struct compare *c, const struct header *h, FILE *out, int md);
 
 #endif

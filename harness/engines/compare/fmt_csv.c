@@ -85,7 +85,7 @@ static const char *side_runs(const struct compare *c, int col)
 	return c->sides[col].runs ? c->sides[col].runs : "";
 }
 
-void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out)
+void cmp_fmt_csv(const struct compare *c, const struct header *h, FILE *out)
 {
 	(void)h;
 	char tcb[512];

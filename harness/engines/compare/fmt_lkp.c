@@ -200,7 +200,7 @@ static void lkp_block(const struct compare *c, const struct block *b, FILE *out)
 		lkp_metric_row(c, b, g, m, out);
 }
 
-void cmp_print_lkp(const struct compare *c, const struct header *h, FILE *out)
+void cmp_fmt_lkp(const struct compare *c, const struct header *h, FILE *out)
 {
 	int shown = 0;
 
@@ -214,5 +214,5 @@ void cmp_print_lkp(const struct compare *c, const struct header *h, FILE *out)
 	}
 	if (!shown)
 		fprintf(out, "\nnothing to compare\n");
-	cmp_print_unmatched(c, out, 0);
+	cmp_fmt_unmatched(c, out, 0);
 }

@@ -4,5 +4,5 @@
 
 void cmp_fmt_markdown(const struct compare *c, const struct header *h, FILE *out)
 {
-	cmp_print_table(c, h, out, 1);
+	cmp_fmt_text_table(c, h, out, 1);
 }

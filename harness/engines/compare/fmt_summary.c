@@ -376,7 +376,7 @@ void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out)
 		fprintf(out, "\nnothing to compare%s\n",
 			c->one_run ? ": no group has a base and another preset" : "");
 	print_mappings(c, out);
-	cmp_print_real_vs_emulated(c, out);
+	cmp_fmt_real_vs_emulated(c, out);
 	print_significant(c, out);
-	cmp_print_unmatched(c, out, 0);
+	cmp_fmt_unmatched(c, out, 0);
 }

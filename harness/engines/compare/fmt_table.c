@@ -57,7 +57,7 @@ static void result_cells(const struct compare *c, const struct result *r, const 
 	cells[T_FLAGS][0] = '\0'; /* the caller points at r->flags: never cut */
 }
 
-void cmp_print_table(const struct compare *c, const struct header *h, FILE *out, int md)
+void cmp_fmt_text_table(const struct compare *c, const struct header *h, FILE *out, int md)
 {
 	struct table *t = table_new(T_N, table_cols);
 	int last_group = -1, fair = 0;
@@ -107,12 +107,12 @@ void cmp_print_table(const struct compare *c, const struct header *h, FILE *out,
 			c->one_run ? ": no group has a base and another preset (two RUNs compare "
 				     "the same presets across runs)"
 				   : ": no key is present in the base and another run");
-	cmp_print_unmatched(c, out, md);
+	cmp_fmt_unmatched(c, out, md);
 }
 
 /* The `table` format: the tables, then the explained numbers when the run has them. */
 void cmp_fmt_table(const struct compare *c, const struct header *h, FILE *out)
 {
-	cmp_print_table(c, h, out, 0);
+	cmp_fmt_text_table(c, h, out, 0);
 	cmp_explain(c, out);
 }

@@ -12,9 +12,9 @@
 
 void cmp_fmt_summary(const struct compare *c, const struct header *h, FILE *out);
 void cmp_fmt_table(const struct compare *c, const struct header *h, FILE *out);
-void cmp_print_lkp(const struct compare *c, const struct header *h, FILE *out);
+void cmp_fmt_lkp(const struct compare *c, const struct header *h, FILE *out);
 void cmp_fmt_markdown(const struct compare *c, const struct header *h, FILE *out);
-void cmp_print_csv(const struct compare *c, const struct header *h, FILE *out);
+void cmp_fmt_csv(const struct compare *c, const struct header *h, FILE *out);
 
 const struct report_format compare_formats[] = {
     {"summary", cmp_fmt_summary,
@@ -23,9 +23,9 @@ const struct report_format compare_formats[] = {
      NULL},
     {"table", cmp_fmt_table,
      "the seeds' testcase/base/with-patch/%change table plus p-value and verdict", "compare.txt"},
-    {"lkp", cmp_print_lkp, "the 0-day robot's %stddev %change %stddev table", "compare-lkp.txt"},
+    {"lkp", cmp_fmt_lkp, "the 0-day robot's %stddev %change %stddev table", "compare-lkp.txt"},
     {"markdown", cmp_fmt_markdown, "the table format in markdown", NULL},
-    {"csv", cmp_print_csv, "one row per comparison and metric, every number", "compare.csv"},
+    {"csv", cmp_fmt_csv, "one row per comparison and metric, every number", "compare.csv"},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -332,12 +332,12 @@ static int cmp_long(long a, long b)
 	return (a > b) - (a < b);
 }
 
-static struct compare *sort_ctx;
-
-static int cmp_group_idx(const void *pa, const void *pb)
+/* the order of groups and entries (qsort_r's @arg: the comparison) */
+static int cmp_group_idx(const void *pa, const void *pb, void *arg)
 {
-	const struct group *a = &sort_ctx->groups[*(const int *)pa];
-	const struct group *b = &sort_ctx->groups[*(const int *)pb];
+	const struct compare *c = arg;
+	const struct group *a = &c->groups[*(const int *)pa];
+	const struct group *b = &c->groups[*(const int *)pb];
 	int d;
 
 	if ((d = cmp_long(a->sc_rank, b->sc_rank)) || (d = cmp_long(a->wl_rank, b->wl_rank)) ||
@@ -349,10 +349,11 @@ static int cmp_group_idx(const void *pa, const void *pb)
 	return cmp_long(*(const int *)pa, *(const int *)pb);
 }
 
-static int cmp_entry_idx(const void *pa, const void *pb)
+static int cmp_entry_idx(const void *pa, const void *pb, void *arg)
 {
-	const struct entry *a = &sort_ctx->entries[*(const int *)pa];
-	const struct entry *b = &sort_ctx->entries[*(const int *)pb];
+	const struct compare *c = arg;
+	const struct entry *a = &c->entries[*(const int *)pa];
+	const struct entry *b = &c->entries[*(const int *)pb];
 	int d;
 
 	if ((d = cmp_long(a->sc_rank, b->sc_rank)) ||
@@ -528,13 +529,12 @@ void cmp_build_blocks(struct compare *c)
 	int *gorder = xcalloc((size_t)c->ngroups, sizeof(int));
 	int *eorder = xcalloc((size_t)c->nentries, sizeof(int));
 
-	sort_ctx = c;
 	for (int i = 0; i < c->ngroups; i++)
 		gorder[i] = i;
 	for (int i = 0; i < c->nentries; i++)
 		eorder[i] = i;
-	qsort(gorder, (size_t)c->ngroups, sizeof(int), cmp_group_idx);
-	qsort(eorder, (size_t)c->nentries, sizeof(int), cmp_entry_idx);
+	qsort_r(gorder, (size_t)c->ngroups, sizeof(int), cmp_group_idx, c);
+	qsort_r(eorder, (size_t)c->nentries, sizeof(int), cmp_entry_idx, c);
 	label_entries(c);
 	if (c->one_run)
 		choose_bases(c, eorder);

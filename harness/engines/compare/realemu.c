@@ -146,7 +146,7 @@ static void one_pair(const struct compare *c, struct table *t, struct sb *why, i
 	free(emulated);
 }
 
-void cmp_print_real_vs_emulated(const struct compare *c, FILE *out)
+void cmp_fmt_real_vs_emulated(const struct compare *c, FILE *out)
 {
 	static const struct table_col cols[] = {
 	    {"real", 0},	   {"placement", 0},	  {"threads", 1},  {"real ns/op", 1},

@@ -404,7 +404,7 @@ char *cmp_base_note(const struct compare *c, const struct block *b)
 		return xasprintf("base: %s, with-patch: %s", b->label[0], b->label[1]);
 	return xasprintf("base: %s", b->label[0]);
 }
-void cmp_print_unmatched(const struct compare *c, FILE *out, int markdown)
+void cmp_fmt_unmatched(const struct compare *c, FILE *out, int markdown)
 {
 	if (!c->num)
 		return;

@@ -292,12 +292,11 @@ static const char *judge(const struct compare *c, struct result *r)
 	return "n.s.";
 }
 
-static const struct compare *order_ctx;
-
-static int cmp_by_p(const void *pa, const void *pb)
+/* cmp_by_p - results by p-value (qsort_r's @arg: the comparison), then by index. */
+static int cmp_by_p(const void *pa, const void *pb, void *arg)
 {
-	double a = order_ctx->res[*(const int *)pa].mwu.p,
-	       b = order_ctx->res[*(const int *)pb].mwu.p;
+	const struct compare *c = arg;
+	double a = c->res[*(const int *)pa].mwu.p, b = c->res[*(const int *)pb].mwu.p;
 
 	return a < b ? -1 : a > b ? 1 : *(const int *)pa - *(const int *)pb;
 }
@@ -316,8 +315,7 @@ static void adjust(struct compare *c, int *idx, int m)
 {
 	double run = 0;
 
-	order_ctx = c;
-	qsort(idx, (size_t)m, sizeof(int), cmp_by_p);
+	qsort_r(idx, (size_t)m, sizeof(int), cmp_by_p, c);
 	if (c->o.correction == CORR_HOLM) {
 		for (int j = 0; j < m; j++) {
 			double v = (m - j) * c->res[idx[j]].mwu.p;

@@ -96,11 +96,11 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static const struct prof_window *sort_w;
-
-static int by_count(const void *a, const void *b)
+/* by_count - most samples first (qsort_r's @arg: the window). */
+static int by_count(const void *a, const void *b, void *arg)
 {
-	uint64_t x = sort_w->cnt[*(const size_t *)a], y = sort_w->cnt[*(const size_t *)b];
+	const struct prof_window *w = arg;
+	uint64_t x = w->cnt[*(const size_t *)a], y = w->cnt[*(const size_t *)b];
 
 	return (x < y) - (x > y);
 }
@@ -149,8 +149,7 @@ void prof_window_build(struct prof_window *w, const struct profile_cfg *c,
 	w->n = k;
 	for (size_t i = 0; i < k; i++)
 		order[i] = i;
-	sort_w = w;
-	qsort(order, k, sizeof(*order), by_count);
+	qsort_r(order, k, sizeof(*order), by_count, w);
 	w->ids = xcalloc(k + 1, sizeof(*w->ids));
 	w->cnt = xcalloc(k + 1, sizeof(*w->cnt));
 	for (size_t i = 0; i < k; i++)

@@ -15,8 +15,6 @@
 
 /* ---- results ---- */
 
-static struct sim *cmp_s;
-
 static int line_key_cmp(const struct lstate *a, const struct lstate *b, int ia, int ib)
 {
 	if ((a->object < 0) != (b->object < 0))
@@ -30,11 +28,13 @@ static int line_key_cmp(const struct lstate *a, const struct lstate *b, int ia, 
 	return ia - ib;
 }
 
-static int cmp_line_idx(const void *x, const void *y)
+/* cmp_line_idx - lines in a stable order (qsort_r's @arg: the simulation). */
+static int cmp_line_idx(const void *x, const void *y, void *arg)
 {
+	const struct sim *s = arg;
 	int a = *(const int *)x, b = *(const int *)y;
 
-	return line_key_cmp(&cmp_s->lines[a], &cmp_s->lines[b], a, b);
+	return line_key_cmp(&s->lines[a], &s->lines[b], a, b);
 }
 
 static int cmp_attr(const void *x, const void *y)
@@ -76,9 +76,7 @@ void sim_build_result(struct sim *s, struct model_result *r)
 		if (laccess[i])
 			order[n++] = i;
 	}
-	cmp_s = s;
-	qsort(order, (size_t)n, sizeof(int), cmp_line_idx);
-	cmp_s = NULL;
+	qsort_r(order, (size_t)n, sizeof(int), cmp_line_idx, s);
 	r->nlines = n;
 	r->lines = xcalloc((size_t)n + 1, sizeof(*r->lines));
 	for (int k = 0; k < n; k++) {
@@ -265,12 +263,11 @@ static uint64_t line_xfers(const struct model_line *l)
 	return l->ev[MEV_HITM_LOCAL] + l->ev[MEV_HITM_REMOTE] + l->ev[MEV_CLEAN_C2C];
 }
 
-static const struct model_result *cmp_r;
-
-static int cmp_contended(const void *x, const void *y)
+/* cmp_contended - most transfers first (qsort_r's @arg: the result), then by index. */
+static int cmp_contended(const void *x, const void *y, void *arg)
 {
-	const struct model_line *a = &cmp_r->lines[*(const int *)x],
-				*b = &cmp_r->lines[*(const int *)y];
+	const struct model_result *r = arg;
+	const struct model_line *a = &r->lines[*(const int *)x], *b = &r->lines[*(const int *)y];
 	uint64_t ta = line_xfers(a), tb = line_xfers(b);
 
 	if (ta != tb)
@@ -292,9 +289,7 @@ void model_print_lines(FILE *out, const struct model_result *r, int max)
 		if (line_xfers(&r->lines[i]) || r->lines[i].ev[MEV_INVAL] ||
 		    r->lines[i].ev[MEV_UPGRADE])
 			idx[n++] = i;
-	cmp_r = r;
-	qsort(idx, (size_t)n, sizeof(int), cmp_contended);
-	cmp_r = NULL;
+	qsort_r(idx, (size_t)n, sizeof(int), cmp_contended, (void *)r);
 	fprintf(out,
 		"shared cache lines: %d contended of %d accessed (%d-byte lines; per operation)\n",
 		n, r->nlines, r->line_size);
