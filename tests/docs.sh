@@ -4,7 +4,8 @@
 # worktree, a login) fails; examples use relative paths or a named placeholder ($DEMO).
 # 2) README's command list (its `pcbench help` block) is `pcbench help --commands`, name and
 # summary, in order. 3) README stays under 200 lines (its first screen is for the person who
-# finds the project; the rest of what we know is in docs/).
+# finds the project; the rest of what we know is in docs/). 4) No merge-conflict marker left
+# in README.md or docs/ (three merged branches once left nine lines of one in lab.md).
 . "${0%/*}/preamble.sh"
 cd "$src" || exit 1
 
@@ -28,6 +29,12 @@ fi
 # 3) Length.
 n=$(wc -l <README.md)
 [ "$n" -lt 200 ] || no "README.md has $n lines (under 200: move detail to docs/)"
+
+# 4) Conflict markers.
+if grep -rnE '^(<<<<<<< |>>>>>>> |=======$)' README.md docs/ >"$tmp/markers"; then
+	no "a merge-conflict marker in README.md or docs/:"
+	cat "$tmp/markers"
+fi
 
 [ $fail -eq 0 ] && echo "docs: no developer path, README's $(wc -l <"$tmp/have") commands, $n lines"
 exit $fail
