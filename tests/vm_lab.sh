@@ -3,7 +3,7 @@
 # guests at once, 2s4n (2 packages, 4 NUMA nodes, 8 vCPUs) and 1s1n (1 package, 2 vCPUs),
 # each with dropbear on its port 22 forwarded from 127.0.0.1:PORT of this machine. Then
 # scripts/lab-run --installed runs the build tree's pcbench on both over ssh (GNU parallel's
-# remote side: perl with perl-base, rsync, bzip2, tar and setsid of busybox), brings the
+# remote side: perl with perl-base, rsync; sh, tar and setsid of busybox), brings the
 # runs back, merges them and compares them by host. Label "vm"; RUN_SERIAL. The keys are
 # made here: dropbear's host keys (dropbearkey, their public halves in a known_hosts file,
 # StrictHostKeyChecking=yes) and the client key (ssh-keygen). The hosts file uses only
