@@ -32,6 +32,7 @@ stop_guests() {
 	for p in $pids; do wait "$p"; done
 }
 trap 'stop_guests; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM HUP # (the guests also end at numa-vm's --timeout)
 
 # The guest's side: root's passwd line and authorized key, dropbear in the foreground on
 # port 22 with the host key made here, until the test leaves a file "stop" in the share.
