@@ -91,21 +91,32 @@ for h in $hosts; do
 done
 echo "vm_lab: both guests answer ssh after $(($(date +%s) - start)) s"
 
-# lab-run --installed: the guests hold the build tree's pcbench at the same path.
+# lab-run --installed: the guests hold the build tree's pcbench at the same path. Two TCG
+# guests share this machine's CPUs: --noise-max off judges no run delay, but a window where
+# no operation completed stays disturbed (starved) when it cannot rule out that the host
+# took the vCPU away; 50 ms windows and 10 retries make that rare, and a host left with a
+# disturbed row (pcbench exit 5: no verdict, lab-run exit 1) is not a failure here.
 PCBENCH=$pcbench timeout -k 10 300 sh "$src/scripts/lab-run" -H "$tmp/hosts" --installed \
 	--pcbench "$pcbench" -o "$tmp/lab" -- -s page_counter -p v6.0-rc1,+ABC -w direct -t 1 \
-	--design independent -r 4 --time 0.01 --events none --noise-max off >"$tmp/lab.out" 2>&1
+	--design independent -r 4 --time 0.05 --noise-retries 10 --events none --noise-max off \
+	>"$tmp/lab.out" 2>&1
 rc=$?
 echo "vm_lab: lab-run exit $rc after $(($(date +%s) - start)) s"
 cat "$tmp/lab.out"
-[ $rc -eq 0 ] || { no "lab-run: exit $rc"; cat "$tmp/lab.out"; }
 summary() { awk -v l="$1" '/^hosts:/ { on = 1; next } on && $1 == l { print; exit }' "$tmp/lab.out"; }
+disturbed=0
 for h in $hosts; do
 	label=${h%%:*}
-	summary "$label" | grep -Eq "^ +$label +ok +8 +0 +0 +0 +yes +$tmp/lab/$label/run.log\$" ||
-		no "summary of $label: \"$(summary "$label")\""
+	line=$(summary "$label")
+	if ! echo "$line" | grep -Eq "^ +$label +ok +8 +0 +0 +0 +yes +$tmp/lab/$label/run.log\$"; then
+		# shellcheck disable=SC2086
+		set -- $line
+		echo "$line" | grep -Eq "^ +$label +(ok|no-verdict) +[1-7] +[1-7] +0 +0 +(yes|no) +$tmp/lab/$label/run.log\$" &&
+			[ $(($3 + $4)) -eq 8 ] && disturbed=1 || no "summary of $label: \"$line\""
+	fi
 	ls "$tmp/lab/$label/"*-"$label"/results.csv >/dev/null 2>&1 || no "$label: no run directory came back"
 done
+[ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ $disturbed = 1 ]; } || no "lab-run: exit $rc"
 # The guests' machines: 2 packages and 8 CPUs, 1 package and 2 CPUs (context.json).
 python3 - "$tmp/lab" <<'PY' || fail=1
 import glob, json, sys

@@ -49,18 +49,18 @@ pc() { \$PCBENCH -s page_counter -p v6.0-rc1 -w direct -t 2 -P cross-socket "\$@
 for h in node:3 each interleave; do
 	f=\$(echo \$h | tr : _)
 	pc --dry-run --home \$h >\$o/dry-\$f.txt 2>&1
-	pc --home \$h --design independent -r 1 --time 0.02 -o \$o/home-\$f >\$o/home-\$f.out 2>&1
+	pc --home \$h --design independent -r 1 --time 0.02 --noise-retries 10 -o \$o/home-\$f >\$o/home-\$f.out 2>&1
 	echo "exit \$?" >>\$o/home-\$f.out
 done
 ph homes
 mkdir /sys/fs/cgroup/bench && echo +memory >/sys/fs/cgroup/cgroup.subtree_control &&
 	echo +memory >/sys/fs/cgroup/bench/cgroup.subtree_control
-\$PCBENCH -s kernel -w tcp -t 1 --design independent -r 2 --time 0.2 --profile \\
+\$PCBENCH -s kernel -w tcp -t 1 --design independent -r 2 --time 0.2 --noise-retries 10 --profile \\
 	--cgroup /sys/fs/cgroup/bench -o \$o/real >\$o/real.out 2>&1
 echo "exit \$?" >>\$o/real.out
 ph kernel
 ls /sys/fs/cgroup/bench >\$o/cgroup-after.txt
-\$PCBENCH -s page_counter -w socket -p v6.0-rc1 -t 1 --design independent -r 1 --time 0.02 \\
+\$PCBENCH -s page_counter -w socket -p v6.0-rc1 -t 1 --design independent -r 1 --time 0.02 --noise-retries 10 \\
 	--layout btf: -o \$o/emu >\$o/emu.out 2>&1
 \$PCBENCH profile \$o/real >\$o/profile.txt 2>&1
 \$PCBENCH merge \$o/real \$o/emu -o \$o/both >\$o/merge.out 2>&1
@@ -105,7 +105,10 @@ for h in node:3 each interleave; do
 	f=$(echo "$h" | tr : _)
 	tail -n 1 "$o/home-$f.out" | grep -qx 'exit 0' || { no "--home $h: $(tail -n 3 "$o/home-$f.out")"; continue; }
 	homes "$o/home-$f/results.csv" >"$tmp/homes" || { no "--home $h: no results.csv"; continue; }
-	grep -v ' ok $' "$tmp/homes" | grep -q . && no "--home $h: a row not ok: $(grep -v ' ok $' "$tmp/homes")"
+	# (a window where no operation completed stays disturbed under TCG, noise judged or not:
+	# its pages were checked all the same, before the window)
+	awk '$2 != "ok" && $2 != "disturbed"' "$tmp/homes" | grep -q . &&
+		no "--home $h: a row neither ok nor disturbed: $(awk '$2 != "ok"' "$tmp/homes")"
 	case $h in
 	node:3) want=node:3 ;;
 	each) want="node:0 node:1 node:2 node:3" ;;
