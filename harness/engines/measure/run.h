@@ -98,7 +98,7 @@ struct measure_run {
 	/* The block design (blocks.h): the block being measured (1-based, 0: none), the windows
 	 * the budget plans at most, the tables and how many reached the target. */
 	int block, planned_windows, min_windows, ntables;
-	char matrix_plan[256]; /* --matrix: its windows within the budget (cmd.c plan_matrix) */
+	char matrix_plan[256]; /* --matrix: its windows within the budget (run.c plan_matrix) */
 	struct bl_table *tables;
 	double budget_end;		/* now_s() at which the budget is spent */
 	int kind_windows[NOISE_NKINDS]; /* disturbed windows by kind (noise.h) */
