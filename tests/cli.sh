@@ -110,6 +110,28 @@ if command -v gnuplot >/dev/null 2>&1; then
 		{ echo "FAIL: plot of a --matrix run: no c2c-matrix.png"; fail=1; }
 fi
 
+# --matrix within --budget (issue 38), planned by a dry run on 8 PUs (36 pairs, no
+# timing): the window chosen for the budget, or the repetitions cut to fit it, or a plan
+# that cannot fit refused (exit 2, naming the budget it needs); a -t given named unused.
+m8='synthetic:pack:2 core:4 pu:1'
+mplan() { # mplan WANT ARGS...: the dry run's matrix line is "matrix: WANT"
+	want=$1
+	shift
+	"$pcbench" --dry-run -s c2c --matrix --topology "$m8" "$@" >"$tmp/mplan" 2>"$tmp/mplan.err"
+	got=$(sed -n 's/^matrix: //p' "$tmp/mplan")
+	[ "$got" = "$want" ] || { echo "FAIL: --matrix $*: \"$got\", want \"$want\""; cat "$tmp/mplan.err"; fail=1; }
+}
+mplan "36 pairs x 5 repetitions of 0.133 s windows (chosen for the budget): about 30 s of the budget of 30 s" --budget 30 -t 4
+grep -q '^pcbench: --matrix: -t 4 is not used: every pair of PUs is measured with 2 threads, the diagonal with 1$' \
+	"$tmp/mplan.err" || { echo "FAIL: --matrix -t 4: not named unused"; cat "$tmp/mplan.err"; fail=1; }
+mplan "36 pairs x 3 repetitions of 0.02 s windows (chosen for the budget): about 5 s of the budget of 5 s" --budget 5
+mplan "36 pairs x 3 repetitions of 0.2 s windows: about 26 s of the budget of 30 s" --budget 30 --time 0.2
+mplan "36 pairs x 5 repetitions of 0.2 s windows (chosen for the budget): about 44 s of the budget of 90 s"
+"$pcbench" --dry-run -s c2c --matrix --topology "$m8" --budget 30 --time 0.2 -r 5 >/dev/null 2>"$tmp/mplan.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^pcbench: --budget: 30: the matrix's 36 pairs x 5 repetitions of 0.2 s windows need about 44 s: give --budget 44" \
+	"$tmp/mplan.err" || { echo "FAIL: --matrix over its budget: exit $rc"; cat "$tmp/mplan.err"; fail=1; }
+
 # Explained numbers: c2c probe rows and --with-model rows in one run give predicted ns/op.
 # Three repetitions: one ok row each is enough when a busy machine starves a window.
 "$pcbench" -s page_counter,c2c -w direct,pingpong -p v6.0-rc1,transfer -t 2 -r 3 --time 0.02 \

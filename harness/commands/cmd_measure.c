@@ -244,7 +244,9 @@ static const struct opt measure_opts[] = {
 	     "count kernel mode too (needs perf_event_paranoid <= 1)"),
     OPT_FLAG("matrix", 0, struct options, matrix,
 	     "with -s c2c: measure every pair of PUs (the diagonal with\n"
-	     "one thread); rows get cpu_a, cpu_b, ns_per_transfer"),
+	     "one thread; -t is not used); rows get cpu_a, cpu_b,\n"
+	     "ns_per_transfer; its windows fit --budget (the window, or\n"
+	     "else the repetitions, chosen for it; else refused)"),
     OPT_CALL_AT("matrix-cpus", 0, "LIST", matrix_cpus_opt, 0,
 		"the PUs of the matrix (OS indexes: 0-3,8), not all"),
     OPT_FLAG("with-model", 0, struct options, with_model,
@@ -440,10 +442,13 @@ static int take_gb_args(int *argc, char **argv, char **gb, struct options *o)
 	return n;
 }
 
+/* -t's default: parse_options tells it from a -t given (even -t 1,max) by its address. */
+static const char default_threads[] = "1,max";
+
 /* option_defaults - measure's options before the command line. */
 static void option_defaults(struct options *o)
 {
-	o->sel.threads = "1,max";
+	o->sel.threads = default_threads;
 	o->sel.placement = "scatter";
 	o->time_s = 0.2;
 	o->repetitions = 5;
@@ -474,6 +479,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	first = opt_parse(&measure_help, argc, argv, o);
 	if (first < argc)
 		usage_error("argument", argv[first], "unexpected (see --help)");
+	o->threads_set = o->sel.threads != default_threads;
 	if (o->label && (!o->label[0] || strlen(o->label) > 64 ||
 			 strspn(o->label, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					  "0123456789._-") != strlen(o->label) ||

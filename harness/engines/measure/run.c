@@ -300,6 +300,55 @@ static void plan_blocks(struct measure_run *run)
 }
 
 /*
+ * plan_matrix - --matrix within --budget: its pairs x repetitions windows, each costing
+ * blocks_window_cost (the window, its warm-up, the set-up), fit the budget (90 s unless
+ * given). Without --time the window is chosen for it (at most the default 0.2 s, at least
+ * BLOCKS_WINDOW_MIN); without -r the repetitions are cut to what fits (at least 1). A plan
+ * that still does not fit is refused (exit 2) with the budget it needs. -t is not used:
+ * every pair runs 2 threads, the diagonal 1; a -t given is named as unused.
+ */
+static void plan_matrix(struct measure_run *run)
+{
+	struct options *o = &run->opt;
+	char b[32];
+	double need;
+
+	if (o->threads_set)
+		warn_msg("--matrix: -t %s is not used: every pair of PUs is measured with 2 "
+			 "threads, the diagonal with 1",
+			 o->sel.threads);
+	if (!o->time_set) {
+		/* blocks_window_cost(w) = 1.1 w + overhead: the longest whole-ms w that fits */
+		double w =
+		    (o->budget_s / ((double)run->nfams * o->repetitions) - BLOCKS_WINDOW_OVERHEAD) /
+		    1.1;
+
+		w = floor(w * 1000) / 1000;
+		o->time_s = w > BLOCKS_WINDOW_MAX   ? BLOCKS_WINDOW_MAX
+			    : w < BLOCKS_WINDOW_MIN ? BLOCKS_WINDOW_MIN
+						    : w;
+	}
+	while (!o->reps_set && o->repetitions > 1 &&
+	       (double)run->nfams * o->repetitions * blocks_window_cost(o->time_s) > o->budget_s)
+		o->repetitions--;
+	need = (double)run->nfams * o->repetitions * blocks_window_cost(o->time_s);
+	snprintf(b, sizeof(b), "%g", o->budget_s);
+	if (need > o->budget_s)
+		usage_error("--budget", b,
+			    "the matrix's %d pairs x %d repetition%s of %g s windows need about "
+			    "%.0f s: give --budget %.0f, fewer PUs (--matrix-cpus)%s",
+			    run->nfams, o->repetitions, o->repetitions == 1 ? "" : "s", o->time_s,
+			    ceil(need), ceil(need), o->time_set ? " or a shorter --time" : "");
+	snprintf(run->matrix_plan, sizeof(run->matrix_plan),
+		 "%d pairs x %d repetition%s of %g s windows%s: about %.0f s of the budget of "
+		 "%g s",
+		 run->nfams, o->repetitions, o->repetitions == 1 ? "" : "s", o->time_s,
+		 o->time_set ? "" : " (chosen for the budget)", ceil(need), o->budget_s);
+	if (!o->dry_run)
+		warn_msg("matrix: %s", run->matrix_plan);
+}
+
+/*
  * probe_threads - a family whose threads cannot be created here (a resource limit) is not
  * measured: it gets status=error rows saying why (setup_families), and the run exit 1.
  */
@@ -397,8 +446,10 @@ int measure_prepare(struct measure_run *run, int gb_argc, int check)
 	build_families(run, &run->opt, run->topo);
 	if (!run->opt.dry_run)
 		probe_threads(run);
-	if (run->opt.matrix) /* every pair of PUs is its own family: nothing to block */
+	if (run->opt.matrix) { /* every pair of PUs is its own family: nothing to block */
 		run->opt.independent = 1;
+		plan_matrix(run);
+	}
 	if (!run->opt.independent)
 		plan_blocks(run);
 	warn_too_few(run);

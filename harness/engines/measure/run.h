@@ -45,6 +45,7 @@ struct options {
 	double precision, budget_s;
 	int max_blocks;
 	int time_set, reps_set; /* --time, -r given (else chosen for the budget) */
+	int threads_set;	/* -t given (--matrix says that it does not use it) */
 	int gb_shuffle;		/* 0: --benchmark_enable_random_interleaving=false */
 	int home_reuse;		/* --home-pages reuse: no arena (alloc_shuffle) */
 	int repetitions, list, dry_run, check_host, force, events_kernel, list_events, with_model;
@@ -97,6 +98,7 @@ struct measure_run {
 	/* The block design (blocks.h): the block being measured (1-based, 0: none), the windows
 	 * the budget plans at most, the tables and how many reached the target. */
 	int block, planned_windows, min_windows, ntables;
+	char matrix_plan[256]; /* --matrix: its windows within the budget (run.c plan_matrix) */
 	struct bl_table *tables;
 	double budget_end;		/* now_s() at which the budget is spent */
 	int kind_windows[NOISE_NKINDS]; /* disturbed windows by kind (noise.h) */

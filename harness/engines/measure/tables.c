@@ -117,6 +117,8 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 		printf("allowed PUs %s (%d); excluded %s\n", allowed, topo_npus(topo), excluded);
 	}
 	print_esc(stdout, "placement %s, memory home %s", o->sel.placement, o->home);
+	if (o->matrix)
+		printf("matrix: %s\n", run->matrix_plan);
 	for (int i = 0; i < run->nfams; i++) {
 		const struct family *f = &run->fams[i];
 		int dup = 0, pairs[PAIR_COUNT] = {0};
