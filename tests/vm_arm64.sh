@@ -70,10 +70,13 @@ for r in ok:
     for c in ("cycles_per_op", "instructions_per_op"):
         if r.get(c, "") == "":
             bad.append("%s: %s empty (%s)" % (what, c, r.get("counters_note")))
-    # Counted, or absent with the reason; 0 only where counted.
-    for c in ("llc_miss_per_op", "c2c_fill_remote_per_op", "hitm_local_per_op"):
-        if r.get(c, "") == "" and not r.get("counters_note"):
-            bad.append("%s: %s empty without a reason" % (what, c))
+    # Counted, or absent with the reason that names it; no HITM on Arm, said so.
+    note = r.get("counters_note", "")
+    for c in ("llc_miss", "c2c_fill_remote", "hitm_local"):
+        if r.get(c + "_per_op", "") == "" and c not in note:
+            bad.append("%s: %s_per_op empty, not named in counters_note %r" % (what, c, note))
+    if "Arm PMUs have no HITM event" not in note:
+        bad.append("%s: counters_note does not say why HITM is empty: %r" % (what, note))
 ctx = json.load(open(sys.argv[2]))
 cnt = ctx["options"]["counters"]
 if cnt.get("pmu") != "arm_n1":
