@@ -31,7 +31,7 @@ fi
 
 fixture=$src/tests/topologies/qemu-2s2n.synthetic
 desc=$(grep -v '^#' "$fixture")
-model_args="-s page_counter -p v6.0-rc1,+ABC -w direct -t 2,4 -P scatter --ops 500"
+model_args="-s page_counter -p v6.0-rc1,+ABC -w direct -t 2,4 -P scatter --ops 200 --warmup 50"
 
 mkdir -p "$tmp/out/guest" "$tmp/host"
 cat >"$tmp/guest.sh" <<EOG
