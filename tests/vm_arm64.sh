@@ -4,8 +4,8 @@
 # the cross build's pcbench (build-arm64/pcbench), several checks in it. Label "vm".
 #   - a short page_counter run: every ok row has cycles_per_op and instructions_per_op
 #     (QEMU's TCG PMU counts instructions under -icount); the other events are counted or
-#     absent with the PMU's own reason, never 0; context.json names the PMU (arm_n1) and
-#     the machine's MIDR fields (implementer 0x41, part 0xd0c: Neoverse N1);
+#     absent with the PMU's own reason, never 0; context.json names the PMU (arm_n1), the
+#     machine's MIDR fields (implementer 0x41, part 0xd0c: Neoverse N1) and its 2 sockets;
 #   - `pcbench model` of the arm64 binary prints and writes what PCBENCH (this machine's
 #     build) does, byte for byte.
 # The cross build: `make test` configures build-arm64 (make cross-arm64-configure); here its
@@ -91,13 +91,15 @@ for k, v in want.items():
         bad.append("context.json: machine %s %r, not %s" % (k, m.get(k), v))
 if "Neoverse N1" not in m.get("cpu_model", ""):
     bad.append("context.json: machine cpu_model %r" % m.get("cpu_model"))
+if m.get("sockets") != 2:  # qemu-2s2n's packages, from sysfs (no "physical id" on arm64)
+    bad.append("context.json: machine sockets %r, not 2" % m.get("sockets"))
 for b in bad:
     print("FAIL:", b)
 r = ok[0] if ok else {}
 print("row:", {k: r.get(k) for k in ("preset", "threads", "status", "cycles_per_op",
       "instructions_per_op", "llc_miss_per_op", "c2c_fill_remote_per_op", "counters_note")})
 print("machine:", {k: m.get(k) for k in ("cpu_vendor", "cpu_model", "cpu_implementer",
-      "cpu_variant", "cpu_part", "cpu_revision")})
+      "cpu_variant", "cpu_part", "cpu_revision", "sockets")})
 sys.exit(1 if bad else 0)
 PY
 
