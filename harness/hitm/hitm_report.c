@@ -19,6 +19,7 @@
 #include "infile.h"
 #include "model.h"
 #include "num.h"
+#include "run_command.h"
 #include "stop.h"
 #include "table.h"
 #include "util.h"
@@ -231,8 +232,11 @@ static void read_samples(struct report *rp, FILE *in)
 /* perf_script - run perf script on @data and read its output; exit status of perf. */
 static int perf_script(struct report *rp, const char *data)
 {
-	int fd[2], st;
-	pid_t pid;
+	char *argv[] = {
+	    "perf", "script", "-i", (char *)data, "--ns", "-F", "tid,time,event,addr,data_src",
+	    NULL};
+	struct run_cmd c = {.argv = argv, .out = RUN_PIPE, .err = RUN_INHERIT};
+	char why[PATH_MAX + 128];
 	FILE *in;
 
 	{ /* a FIFO or a device would keep perf script (and us) waiting: refused (infile.h) */
@@ -245,37 +249,22 @@ static int perf_script(struct report *rp, const char *data)
 				    err);
 		fclose(f);
 	}
-	if (pipe(fd))
-		die("hitm report", "pipe", "%s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die("hitm report", "fork", "%s", strerror(errno));
-	if (!pid) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		execlp("perf", "perf", "script", "-i", data, "--ns", "-F",
-		       "tid,time,event,addr,data_src", (char *)NULL);
-		fprintf(stderr,
-			"pcbench: hitm report: no perf binary: perf: %s (Debian "
-			"linux-perf, Fedora perf)\n",
-			strerror(errno));
-		_exit(127);
+	/* a signal that ends us ends perf script too (run_command.h) */
+	if (run_start(&c, why, sizeof(why))) {
+		if (c.spawn_errno != ENOENT && c.spawn_errno != EACCES)
+			die("hitm report", "perf", "%s", strerror(c.spawn_errno));
+		warn_msg("hitm report: no perf binary: perf: %s (Debian linux-perf, Fedora perf)",
+			 strerror(c.spawn_errno));
+		return 127;
 	}
-	stop_child(pid, 1); /* a signal that ends us ends perf script too */
-	close(fd[1]);
-	in = fdopen(fd[0], "r");
+	in = fdopen(c.out_fd, "r");
 	if (!in)
 		die("hitm report", "pipe", "%s", strerror(errno));
 	read_samples(rp, in);
 	fclose(in);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			stop_child(pid, 0);
-			return -1;
-		}
-	stop_child(pid, 0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (run_finish(&c, why, sizeof(why)))
+		return -1;
+	return run_exit_code(c.status);
 }
 
 /* ---- the model beside it ---- */
