@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime deps-run configure build cross-arm64 install package run test test-lab asan-build test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime deps-run configure build cross-arm64-configure cross-arm64 install package run test test-lab asan-build test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -28,11 +28,15 @@ build: configure
 # and the :arm64 libraries, scripts/install-deps --cross arm64), with the toolchain file
 # cmake/aarch64-linux-gnu.cmake. Its man pages and completion come from the host build's
 # pcbench (never from running the arm64 binary). docs/lab.md: running it on an arm64 host.
-cross-arm64: build
+# cross-arm64-configure: the packages and build-arm64's configuration only (make test: its
+# vm_arm64 test builds the pcbench target there and boots it in an arm64 guest).
+cross-arm64-configure: build
 	@./scripts/install-deps --cross arm64
 	@cmake -S . -B build-arm64 -DCMAKE_BUILD_TYPE=Release \
 		-DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
 		-DPCBENCH_HOST_PCBENCH=$(abspath $(BUILD))/pcbench >/dev/null
+
+cross-arm64: cross-arm64-configure
 	@cmake --build build-arm64 -j $(JOBS)
 
 # make install PREFIX=/usr/local [DESTDIR=/scratch/root]: bin/pcbench, share/pcbench/scripts,
@@ -70,13 +74,15 @@ run: deps-run configure
 # long ones start first, by their COST; RESOURCE_LOCK where two share a port or a daemon,
 # RUN_SERIAL for those that load every CPU or check CPU time). deps is a prerequisite of
 # each: one make invocation installs or checks the packages once, so .ci/run is
-# `make test test-asan test-tsan fuzz-smoke`.
+# `make test test-asan test-tsan fuzz-smoke`. make test also configures the arm64 cross
+# build (cross-arm64-configure, Debian and Ubuntu), whose pcbench the vm_arm64 test builds
+# and boots in an arm64 guest.
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
 TEST_TIMEOUT ?= 900
 CTEST = ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
 NOT_SANITIZED = lab|script|soak|slow|vm
 
-test: deps build
+test: deps build cross-arm64-configure
 	cd $(BUILD) && { $(CTEST); rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
 test-lab: deps build
@@ -114,4 +120,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cc')
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan
+	rm -rf $(BUILD) build-asan build-tsan build-arm64

@@ -24,8 +24,8 @@ expect() { # expect NAME WANT GOT
 }
 apt_rt="apt-get install -y --no-install-recommends cmake make gcc g++ pkg-config git libbenchmark-dev hwloc libhwloc-dev libpfm4-dev libjansson-dev libbpf-dev libgsl-dev"
 dnf_rt="dnf install -y cmake make gcc gcc-c++ pkgconf-pkg-config git google-benchmark-devel hwloc hwloc-devel libpfm-devel jansson-devel libbpf-devel gsl-devel"
-apt_full="$apt_rt gnuplot-nox dwarves clang libclang-rt-dev linux-perf parallel openssh-server openssh-client rpm help2man man-db bash-completion slurm-wlm munge libbenchmark-tools python3-scipy rsync lintian iproute2 qemu-system-x86 dropbear-bin"
-dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt perf parallel openssh-server openssh-clients rpm-build help2man man-db bash-completion slurm-slurmctld slurm-slurmd munge python3-scipy rsync lintian iproute qemu-system-x86 dropbear"
+apt_full="$apt_rt gnuplot-nox dwarves clang libclang-rt-dev linux-perf parallel openssh-server openssh-client rpm help2man man-db bash-completion slurm-wlm munge libbenchmark-tools python3-scipy rsync lintian iproute2 qemu-system-x86 qemu-system-arm cpio dropbear-bin"
+dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt perf parallel openssh-server openssh-clients rpm-build help2man man-db bash-completion slurm-slurmctld slurm-slurmd munge python3-scipy rsync lintian iproute qemu-system-x86 qemu-system-aarch64 cpio dropbear"
 
 for os in debian12 ubuntu2404; do
 	expect "$os --runtime --print" "$apt_rt" "$(PCBENCH_SYSROOT=$fx/$os $deps --runtime --print)"
@@ -33,7 +33,7 @@ for os in debian12 ubuntu2404; do
 	expect "$os --runtime --plot --print" "$apt_rt gnuplot-nox" \
 		"$(PCBENCH_SYSROOT=$fx/$os $deps --runtime --plot --print)"
 done
-expect "debian12 --vm --print" "apt-get install -y --no-install-recommends qemu-system-x86 dropbear-bin" \
+expect "debian12 --vm --print" "apt-get install -y --no-install-recommends qemu-system-x86 qemu-system-arm cpio dropbear-bin" \
 	"$(PCBENCH_SYSROOT=$fx/debian12 $deps --vm --print)"
 expect "fedora41 --runtime --print" "$dnf_rt" \
 	"$(PCBENCH_SYSROOT=$fx/fedora41 $deps --runtime --print)"

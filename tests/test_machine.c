@@ -195,13 +195,15 @@ static void empty_tree(void)
 /*
  * arm_tree - arm64's /proc/cpuinfo (tests/fixtures/cpuinfo: a Neoverse N1 of Graviton2 or
  * Altra, an AmpereOne): implementer, variant, part and revision kept, vendor and model
- * named from them; the x86 keys stay unknown.
+ * named from them; the x86 keys stay unknown. @sockets CPUs, one per package in sysfs (its
+ * cpuinfo has no "physical id"): that many sockets; 0: none in sysfs, sockets null.
  */
 static void arm_tree(const char *src, const char *fixture, const char *vendor, const char *model,
-		     const char *variant, const char *part)
+		     const char *variant, const char *part, int sockets)
 {
 	struct machine m;
 	char sys[300], cmd[1024];
+	json_t *s;
 
 	snprintf(sys, sizeof(sys), "%s/arm", root);
 	snprintf(cmd, sizeof(cmd),
@@ -211,6 +213,13 @@ static void arm_tree(const char *src, const char *fixture, const char *vendor, c
 	if (system(cmd)) {
 		CHECK(0, "%s: cannot copy the fixture", fixture);
 		return;
+	}
+	for (int c = 0; c < sockets; c++) {
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p '%s/devices/system/cpu/cpu%d/topology' && echo %d "
+			 ">'%s/devices/system/cpu/cpu%d/topology/physical_package_id'",
+			 sys, c, c, sys, c);
+		CHECK(!system(cmd), "%s: cannot make cpu%d's topology", fixture, c);
 	}
 	setenv("PCBENCH_SYSFS_ROOT", sys, 1);
 	snprintf(cmd, sizeof(cmd), "%s/proc", sys);
@@ -227,6 +236,9 @@ static void arm_tree(const char *src, const char *fixture, const char *vendor, c
 	      "%s: implementer or revision unknown", fixture);
 	CHECK(!strcmp(field(&m, "cpu_family"), "unknown"), "%s: cpu_family %s", fixture,
 	      field(&m, "cpu_family"));
+	s = json_object_get(m.json, "sockets");
+	CHECK(sockets ? json_integer_value(s) == sockets : json_is_null(s),
+	      "%s: sockets %lld, want %d", fixture, (long long)json_integer_value(s), sockets);
 	machine_free(&m);
 }
 
@@ -242,8 +254,8 @@ int main(int argc, char **argv)
 	}
 	full_tree();
 	empty_tree();
-	arm_tree(src, "neoverse-n1", "ARM", "ARM Neoverse N1", "0x3", "0xd0c");
-	arm_tree(src, "ampereone", "Ampere", "Ampere AmpereOne", "0x0", "0xac3");
+	arm_tree(src, "neoverse-n1", "ARM", "ARM Neoverse N1", "0x3", "0xd0c", 2);
+	arm_tree(src, "ampereone", "Ampere", "Ampere AmpereOne", "0x0", "0xac3", 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", root);

@@ -67,6 +67,33 @@ static void set(struct machine *m, const char *key, const char *v)
 	json_object_set_new(m->json, key, json_string(v && *v ? v : UNKNOWN));
 }
 
+/*
+ * package_ids - the distinct physical_package_id of CPUs 0..@ncpus-1 in sysfs (arm64's
+ * cpuinfo has no "physical id"); 0 when sysfs has none.
+ */
+static int package_ids(int ncpus)
+{
+	long seen[256];
+	int n = 0;
+
+	for (int c = 0; c < ncpus && n < 256; c++) {
+		char rel[96], v[32];
+		int dup = 0;
+		long id;
+
+		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/topology/physical_package_id",
+			 c);
+		if (sysfs_read(rel, v, sizeof(v)))
+			continue;
+		id = strtol(v, NULL, 10);
+		for (int i = 0; i < n; i++)
+			dup |= seen[i] == id;
+		if (!dup)
+			seen[n++] = id;
+	}
+	return n;
+}
+
 /* cpuinfo - the first processor's identity, CPU count, sockets and the hypervisor flag. */
 static void cpuinfo(struct machine *m, int *hv_flag)
 {
@@ -142,6 +169,8 @@ static void cpuinfo(struct machine *m, int *hv_flag)
 		fclose(f);
 	json_object_set_new(m->json, "cpus_online",
 			    m->ncpus ? json_integer(m->ncpus) : json_null());
+	if (!nsockets)
+		nsockets = package_ids(m->ncpus);
 	json_object_set_new(m->json, "sockets", nsockets ? json_integer(nsockets) : json_null());
 }
 

@@ -52,11 +52,41 @@ static int counter_cells(struct measure_run *run, const char **v, int k,
 	return k;
 }
 
+/*
+ * unmapped_note - the abstract events without a mapping for this PMU (ev_index < 0), those
+ * with the same reason together: "hitm_local,hitm_remote,rfo_hitm: not mapped for arm_n1
+ * (Arm PMUs have no HITM event; ...); c2c_fill_local: ...".
+ */
+static void unmapped_note(struct measure_run *run)
+{
+	char why[64][192];
+	int done[64] = {0};
+	size_t used = 0, cap = sizeof(run->unmapped_note);
+
+	for (int i = 0; i < run->nev_cols; i++)
+		if (run->ev_index[i] < 0)
+			pmu_unmapped_why(run->pmu, run->ev_cols[i], why[i], sizeof(why[i]));
+	for (int i = 0; i < run->nev_cols && used < cap; i++) {
+		if (run->ev_index[i] >= 0 || done[i])
+			continue;
+		used += (size_t)snprintf(run->unmapped_note + used, cap - used, "%s%s",
+					 used ? "; " : "", run->ev_cols[i]);
+		for (int j = i + 1; j < run->nev_cols && used < cap; j++)
+			if (run->ev_index[j] < 0 && !done[j] && !strcmp(why[i], why[j])) {
+				done[j] = 1;
+				used += (size_t)snprintf(run->unmapped_note + used, cap - used,
+							 ",%s", run->ev_cols[j]);
+			}
+		if (used < cap)
+			used += (size_t)snprintf(run->unmapped_note + used, cap - used, ": %s",
+						 why[i][0] ? why[i] : "no mapping for this PMU");
+	}
+}
+
 /* event_columns - every abstract event, then the set's other events (libpfm strings). */
 void event_columns(struct measure_run *run, const struct options *o)
 {
 	const char *a;
-	size_t used = 0;
 
 	for (int i = 0; (a = pmu_table_abstract(i)) && run->nev_cols < 64; i++)
 		run->ev_cols[run->nev_cols++] = a;
@@ -73,15 +103,9 @@ void event_columns(struct measure_run *run, const struct options *o)
 		for (int j = 0; j < pmu_nevents(run->pmu); j++)
 			if (!strcmp(run->ev_cols[i], pmu_event_name(run->pmu, j)))
 				run->ev_index[i] = j;
-		if (run->ev_index[i] < 0 && !strcmp(o->events, "auto") &&
-		    used < sizeof(run->unmapped_note) - 80)
-			used += (size_t)snprintf(run->unmapped_note + used,
-						 sizeof(run->unmapped_note) - used, "%s%s",
-						 used ? "," : "", run->ev_cols[i]);
 	}
-	if (used)
-		snprintf(run->unmapped_note + used, sizeof(run->unmapped_note) - used,
-			 ": no mapping for this PMU");
+	if (!strcmp(o->events, "auto"))
+		unmapped_note(run);
 	else if (!strcmp(o->events, "none"))
 		snprintf(run->unmapped_note, sizeof(run->unmapped_note),
 			 "counters off (--events none)");

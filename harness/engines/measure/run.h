@@ -78,7 +78,7 @@ struct measure_run {
 	const char *ev_cols[64]; /* event column stems: every abstract event, then the others */
 	int ev_index[64];	 /* each stem's index in the pmu set, or -1 */
 	int nev_cols;
-	char unmapped_note[512]; /* abstract events --events auto has no mapping for */
+	char unmapped_note[1024]; /* abstract events --events auto has no mapping for, and why */
 	struct run_context ctx;
 	struct objects_log *objects; /* objects.json */
 	struct machine machine;	     /* context.json's "machine", the warnings */

@@ -49,6 +49,9 @@ void pmu_print_set(FILE *out, const struct pmu_set *s);
 /* pmu_absent_note - one short phrase naming every event that cannot be counted here and
  * why (errno or PFM error), or "" when all can. Printed once per run and put into the rows. */
 const char *pmu_absent_note(const struct pmu_set *s);
+/* pmu_unmapped_why - why abstract @event has no mapping for the PMU @s was resolved for, the
+ * table's reason included ("not mapped for arm_n1 (Arm PMUs have no HITM event; ...)"). */
+void pmu_unmapped_why(const struct pmu_set *s, const char *event, char *buf, size_t len);
 
 /* Per-thread counting state. */
 struct pmu_thread;

@@ -361,6 +361,14 @@ const char *pmu_absent_note(const struct pmu_set *s)
 	return s && s->note ? s->note : "";
 }
 
+void pmu_unmapped_why(const struct pmu_set *s, const char *event, char *buf, size_t len)
+{
+	struct pmu_enc e;
+
+	pmu_encode_event(s ? s->pmu : "", event, 0, &e);
+	snprintf(buf, len, "%s", e.why);
+}
+
 void pmu_attr_text(const struct perf_event_attr *a, char *buf, size_t len)
 {
 	if (!a)
