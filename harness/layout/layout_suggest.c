@@ -23,9 +23,12 @@
 struct sg_opts {
 	struct trace_req rq;
 	const char *layout, *sname, *recipe, *out, *csv, *topology, *placement;
+	const char *hitm, *script; /* --hitm RUN [--script FILE] */
+	int layout_tmp;		   /* --hitm: the layout is the run's, in a temporary directory */
 	struct sg_limits lim;
 	struct model_opts mo;
 	char recipe_arg[4200], layout_arg[4200];
+	char hitm_note[4096];
 };
 
 /*
@@ -86,8 +89,14 @@ static const struct opt suggest_opts[] = {
     OPT_CALL_AT("param", 'D', "NAME=VALUE", sg_param, OPT_REPEAT,
 		"set one scenario parameter (repeatable)"),
     OPT_STR("recipe", 0, "FILE", SO, recipe, "access source: a probe recipe"),
+    OPT_STR("hitm", 0, "RUN", SO, hitm,
+	    "access source: the samples of a hitm record run, one\n"
+	    "role per CPU (docs/layouts.md: Accesses from a hitm run)"),
+    OPT_STR("script", 0, "FILE", SO, script,
+	    "with --hitm: perf script text (- for stdin) instead of\n"
+	    "running perf script on RUN/perf.data"),
     SG_COUNT("threads", 't', "N", rq.threads, 1, TRACE_MAX_VTHREADS, NULL,
-	     "virtual CPUs (default 8)"),
+	     "virtual CPUs (default 8; --hitm: the CPUs sampled)"),
     OPT_STR("placement", 'P', "NAME", SO, placement, "placement policy (default scatter)"),
     OPT_STR("topology", 0, "SPEC", SO, topology,
 	    "host | FILE.xml | synthetic:STRING (default: the built-in\n" SG_TOPO_NAME
@@ -114,9 +123,12 @@ static const struct opt suggest_opts[] = {
 
 const struct cmd_help layout_suggest_help = {
     .name = "layout suggest",
-    .synopsis = "usage: pcbench layout suggest [LAYOUT] [--struct NAME] --scenario S --preset P\n"
-		"                              [--workload W] [-D NAME=VALUE]... [options]\n"
-		"       pcbench layout suggest LAYOUT [--struct NAME] --recipe FILE [options]\n",
+    .synopsis =
+	"usage: pcbench layout suggest [LAYOUT] [--struct NAME] --scenario S --preset P\n"
+	"                              [--workload W] [-D NAME=VALUE]... [options]\n"
+	"       pcbench layout suggest LAYOUT [--struct NAME] --recipe FILE [options]\n"
+	"       pcbench layout suggest [LAYOUT] [--struct NAME] --hitm RUN [--script FILE]\n"
+	"                              [options]\n",
     .opts = suggest_opts,
 };
 
@@ -129,13 +141,22 @@ static int parse(int argc, char **argv, struct sg_opts *o)
 			return err2("suggest: one layout only: %s and %s", o->layout, argv[i]);
 		o->layout = argv[i];
 	}
-	if (!!o->rq.scenario + !!o->recipe != 1)
-		return err2(
-		    "suggest: one access source: --scenario S --preset P, or --recipe FILE");
+	if (!!o->rq.scenario + !!o->recipe + !!o->hitm != 1)
+		return err2("suggest: one access source: --scenario S --preset P, --recipe FILE, "
+			    "or --hitm RUN");
 	if (o->recipe && !o->layout)
 		return err2("suggest: --recipe needs a LAYOUT (a built-in name or a layout file)");
 	if (!o->rq.scenario && (o->rq.preset || o->rq.workload))
 		return err2("suggest: --preset and --workload go with --scenario");
+	if (o->script && !o->hitm)
+		return err2("suggest: --script %s goes with --hitm RUN", o->script);
+	if (o->hitm && o->rq.threads)
+		return err2("suggest: --hitm: the virtual CPUs are the CPUs sampled, one thread "
+			    "each: no -t");
+	if (o->hitm && o->rq.nparams)
+		return err2("suggest: --hitm: the probe's recipe is made from the samples: no -D");
+	if (!o->rq.threads)
+		o->rq.threads = 8;
 	o->lim.line = (size_t)o->mo.line_size;
 	o->rq.ops = o->mo.ops;
 	o->rq.warmup = o->mo.warmup;
@@ -265,7 +286,14 @@ static void print_view(const struct sg_prof *p, const struct layout *l, const st
 /* The command that reproduces the trace (for the header and layout show's summary). */
 static void source_line(const struct sg_opts *o, char *buf, size_t len)
 {
-	size_t k = (size_t)snprintf(buf, len, "%s", o->recipe ? "--recipe " : "--scenario ");
+	size_t k;
+
+	if (o->hitm) {
+		snprintf(buf, len, "--hitm %s%s%s", o->hitm, o->script ? " --script " : "",
+			 o->script ? o->script : "");
+		return;
+	}
+	k = (size_t)snprintf(buf, len, "%s", o->recipe ? "--recipe " : "--scenario ");
 
 	k += (size_t)snprintf(buf + k, len - k, "%s", o->recipe ? o->recipe : o->rq.scenario);
 	if (!o->recipe)
@@ -419,6 +447,8 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 	source_line(o, buf, sizeof(buf));
 	printf("/* layout suggest: struct %s of layout %s, accesses of %s */\n", p.s->name,
 	       p.l->name, buf);
+	if (o->hitm)
+		printf("/* %s */\n", o->hitm_note);
 	model_line(o, &m, buf, sizeof(buf));
 	printf("/* %s */\n", buf);
 	printf(
@@ -480,12 +510,81 @@ out:
 	return rc;
 }
 
+/* suggest_source - the recipe's or scenario's trace with the LAYOUT given, then suggest. */
+static int suggest_source(struct sg_opts *o)
+{
+	struct layout *l = NULL;
+	char err[1024];
+	int rc;
+
+	if (o->recipe) {
+		o->rq.scenario = "probe";
+		o->rq.preset = "v6.1";
+		snprintf(o->recipe_arg, sizeof(o->recipe_arg), "recipe=%s", o->recipe);
+		o->rq.params[o->rq.nparams++] = o->recipe_arg;
+	}
+	if (o->layout) {
+		const struct scenario *sc = scenario_find_traced(o->rq.scenario);
+
+		if (sc && !scenario_takes_layout(sc) && scenario_layout_param(sc) >= 0) {
+			/* a computed layout (per_node): the file goes in as -D layout=FILE */
+			snprintf(o->layout_arg, sizeof(o->layout_arg), "%s=%s",
+				 scenario_param(sc, scenario_layout_param(sc))->name, o->layout);
+			o->rq.params[o->rq.nparams++] = o->layout_arg;
+		} else {
+			l = layout_load(o->layout, err, sizeof(err));
+			if (!l)
+				return err2("suggest: %s", err);
+			o->rq.layout = o->layout;
+		}
+	}
+	rc = suggest(o, l);
+	layout_free(l);
+	return rc;
+}
+
+/*
+ * suggest_hitm - --hitm RUN: its samples as a probe recipe (and the run's layout, unless
+ * one is given) in a temporary directory, then suggest as with --recipe, one thread per role.
+ */
+static int suggest_hitm(struct sg_opts *o)
+{
+	char tmpl[] = "/tmp/pcbench-suggest-hitm.XXXXXX";
+	struct sg_hitm_req rq = {o->hitm, o->script, o->sname, o->layout, NULL};
+	struct sg_hitm_out *out = xcalloc(1, sizeof(*out));
+	int rc;
+
+	if (!(rq.tmp = mkdtemp(tmpl))) {
+		free(out);
+		return err2("suggest: %s: cannot make a temporary directory", tmpl);
+	}
+	rc = sg_hitm_recipe(&rq, out);
+	if (!rc) {
+		snprintf(o->hitm_note, sizeof(o->hitm_note), "%s", out->note);
+		o->recipe = out->recipe;
+		if (!o->layout) {
+			o->layout = out->layout;
+			o->layout_tmp = 1;
+		}
+		if (!o->sname)
+			o->sname = out->sname;
+		o->rq.threads = out->nroles;
+		rc = suggest_source(o);
+	}
+	if (out->recipe[0])
+		unlink(out->recipe);
+	if (out->layout[0])
+		unlink(out->layout);
+	rmdir(rq.tmp);
+	free(out);
+	return rc;
+}
+
 int layout_suggest_cmd(int argc, char **argv)
 {
-	struct sg_opts o = {.rq = {.cmd = "suggest", .threads = 8},
+	struct sg_opts o = {.rq = {.cmd = "suggest"},
 			    .placement = "scatter",
 			    .lim = {.max_size = -1, .max_growth = -1}};
-	struct layout *l = NULL;
 	char err[1024];
 	int rc;
 
@@ -498,28 +597,7 @@ int layout_suggest_cmd(int argc, char **argv)
 		return err2("suggest: -o: %s", err);
 	if (o.csv && csv_check_new(o.csv, err, sizeof(err)))
 		return err2("suggest: --csv: %s", err);
-	if (o.recipe) {
-		o.rq.scenario = "probe";
-		o.rq.preset = "v6.1";
-		snprintf(o.recipe_arg, sizeof(o.recipe_arg), "recipe=%s", o.recipe);
-		o.rq.params[o.rq.nparams++] = o.recipe_arg;
-	}
-	if (o.layout) {
-		const struct scenario *sc = scenario_find_traced(o.rq.scenario);
-
-		if (sc && !scenario_takes_layout(sc) && scenario_layout_param(sc) >= 0) {
-			/* a computed layout (per_node): the file goes in as -D layout=FILE */
-			snprintf(o.layout_arg, sizeof(o.layout_arg), "%s=%s",
-				 scenario_param(sc, scenario_layout_param(sc))->name, o.layout);
-			o.rq.params[o.rq.nparams++] = o.layout_arg;
-		} else {
-			l = layout_load(o.layout, err, sizeof(err));
-			if (!l)
-				return err2("suggest: %s", err);
-			o.rq.layout = o.layout;
-		}
-	}
-	rc = suggest(&o, l);
-	layout_free(l);
-	return rc;
+	if (o.hitm)
+		return suggest_hitm(&o);
+	return suggest_source(&o);
 }
