@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "layout_cmd.h"
 #include "opt.h"
 #include "outfile.h"
 #include "stop.h"
@@ -152,7 +153,8 @@ int main(int argc, char **argv)
 	/* Every report ends with a checked stdout: a lost write is exit 1, never success. */
 	outfile_stdout_init();
 	atexit(outfile_check_stdout);
-	stop_install(STOP_EXIT, 0); /* measure, model and plot switch to STOP_FLAG */
+	stop_install(STOP_EXIT, 0);	    /* measure, model and plot switch to STOP_FLAG */
+	layout_measure_main = measure_main; /* layout suggest --measure's engine */
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		opt_usage(stdout, &measure_help);
 		printf("\n");

@@ -37,6 +37,11 @@ int layout_write_out(const char *path, const char *text);
 int layout_import_cmd(int argc, char **argv);
 int layout_show_cmd(int argc, char **argv);
 int layout_suggest_cmd(int argc, char **argv); /* layout_suggest.c */
+/*
+ * The measure command's entry (measure_main), for `layout suggest --measure`: main.c sets
+ * it (a library calls no command; it is given one). NULL: --measure is refused.
+ */
+extern int (*layout_measure_main)(int argc, char **argv);
 
 /* ---- layout_view.c ---- */
 

@@ -24,7 +24,10 @@ struct sg_opts {
 	struct trace_req rq;
 	const char *layout, *sname, *recipe, *out, *csv, *topology, *placement;
 	const char *hitm, *script; /* --hitm RUN [--script FILE] */
-	int layout_tmp;		   /* --hitm: the layout is the run's, in a temporary directory */
+	int measure;		   /* --measure[=DIR] */
+	const char *measure_dir;
+	double budget;	/* --budget (with --measure), or 0 */
+	int layout_tmp; /* --hitm: the layout is the run's, in a temporary directory */
 	struct sg_limits lim;
 	struct model_opts mo;
 	char recipe_arg[4200], layout_arg[4200];
@@ -62,6 +65,18 @@ static void sg_param(void *at, const char *v, const struct opt *row)
 	if (o->rq.nparams == TRACE_MAX_PARAMS - 2)
 		exit(err2("suggest: too many -D"));
 	o->rq.params[o->rq.nparams++] = (char *)v;
+}
+
+/* sg_measure_opt - --measure, --measure=DIR. */
+static void sg_measure_opt(void *at, const char *v, const struct opt *row)
+{
+	struct sg_opts *o = at;
+
+	(void)row;
+	if (v && !*v)
+		exit(err2("suggest: --measure=: an empty directory name"));
+	o->measure = 1;
+	o->measure_dir = v;
 }
 
 static void sg_keep(void *at, const char *v, const struct opt *row)
@@ -114,6 +129,13 @@ static const struct opt suggest_opts[] = {
 	     "to give the written fields lines of their own)"),
     OPT_STR("out", 'o', "FILE", SO, out, "write the suggested layout file here"),
     OPT_STR("csv", 0, "FILE", SO, csv, "append one row of the numbers (header when new)"),
+    OPT_CALL_AT("measure", 0, "DIR", sg_measure_opt, OPT_OPTIONAL,
+		"then measure today's layout against the suggestion in\n"
+		"blocks (-t 1,max of this host) into run directory DIR\n"
+		"(default: under results/), and print the compare row"),
+    OPT_DOUBLE("budget", 0, "SECONDS", SO, budget, 1, 86400, "expected seconds in [1, 86400]",
+	       "with --measure: its seconds of measuring (default\n"
+	       "measure's, 90)"),
     OPT_HELP,
     OPT_END,
 };
@@ -138,7 +160,10 @@ static int parse(int argc, char **argv, struct sg_opts *o)
 
 	for (int i = first; i < argc; i++) {
 		if (o->layout)
-			return err2("suggest: one layout only: %s and %s", o->layout, argv[i]);
+			return err2("suggest: one layout only: %s and %s%s", o->layout, argv[i],
+				    o->measure && !o->measure_dir
+					? " (a run directory goes in as --measure=DIR)"
+					: "");
 		o->layout = argv[i];
 	}
 	if (!!o->rq.scenario + !!o->recipe + !!o->hitm != 1)
@@ -157,6 +182,8 @@ static int parse(int argc, char **argv, struct sg_opts *o)
 		return err2("suggest: --hitm: the probe's recipe is made from the samples: no -D");
 	if (!o->rq.threads)
 		o->rq.threads = 8;
+	if (o->budget > 0 && !o->measure)
+		return err2("suggest: --budget goes with --measure");
 	o->lim.line = (size_t)o->mo.line_size;
 	o->rq.ops = o->mo.ops;
 	o->rq.warmup = o->mo.warmup;
@@ -395,6 +422,38 @@ static int judge(struct sg_model *m, struct sg_cand *c, int nc, double *x, int *
 	return 0;
 }
 
+/* measure - --measure: today's layout (the traced one) against @sug, through sg_measure. */
+static int measure(const struct sg_opts *o, const struct layout *sug)
+{
+	int li = scenario_layout_param(tr.sc);
+	const char *lname = li >= 0 ? scenario_param(tr.sc, li)->name : NULL;
+	char *params[TRACE_MAX_PARAMS + 2];
+	struct sg_measure_req rq = {o->measure_dir,
+				    o->budget,
+				    tr.sc->name,
+				    tr.preset->name,
+				    tr.wl->name,
+				    params,
+				    0,
+				    lname,
+				    cfg_layout_name(tr.cfg),
+				    o->recipe,
+				    o->layout_tmp,
+				    o->hitm != NULL};
+
+	if (!lname || !rq.today[0])
+		return err2("suggest: --measure: scenario %s takes no layout", tr.sc->name);
+	for (int i = 0; i < o->rq.nparams; i++) {
+		const char *v = o->rq.params[i];
+		size_t n = strlen(lname);
+
+		if (!strncmp(v, "recipe=", 7) || (!strncmp(v, lname, n) && v[n] == '='))
+			continue;
+		params[rq.nparams++] = o->rq.params[i];
+	}
+	return sg_measure(&rq, sug);
+}
+
 #define MAX_CANDS 8
 
 static int suggest(struct sg_opts *o, const struct layout *l)
@@ -499,6 +558,10 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 
 		rc = write_csv(o, &p, xs, size, lines);
 	}
+	if (!rc && o->measure && best < 0)
+		printf("/* --measure: nothing to measure, the suggestion is the input */\n");
+	else if (!rc && o->measure)
+		rc = measure(o, c[best].l);
 out:
 	for (int i = 0; i < nc; i++)
 		sg_cand_free(&c[i]);

@@ -107,6 +107,27 @@ void sg_model_free(struct sg_model *m);
 int sg_model_eval(struct sg_model *m, const struct layout *l, double *xfer, char *err,
 		  size_t errlen);
 
+/* ---- --measure[=DIR] (layout_suggest_measure.c) ---- */
+
+struct sg_measure_req {
+	const char *dir; /* --measure=DIR, or NULL: results/<UTC time>-suggest */
+	double budget;	 /* --budget, or 0: measure's default */
+	const char *scenario, *preset, *workload;
+	char **params; /* the -D NAME=VALUE given, but the layout's and the recipe's */
+	int nparams;
+	const char *layout_param; /* the scenario's layout parameter ("layout") */
+	const char *today;	  /* today's layout, as -D takes it (a built-in name or a file) */
+	const char *recipe;	  /* the probe's recipe file, or NULL */
+	int today_copy, recipe_copy; /* copied into DIR (they live in a temporary directory) */
+};
+
+/*
+ * sg_measure - today's layout against @suggested (written to DIR/suggested.layout), in
+ * blocks at this host's -t 1,max, run directory DIR; then the compare rows of ops_per_s.
+ * Returns the measurement's exit status (2: refused, nothing left behind).
+ */
+int sg_measure(const struct sg_measure_req *rq, const struct layout *suggested);
+
 /* ---- --hitm RUN (layout_suggest_hitm.c) ---- */
 
 struct sg_hitm_req {

@@ -227,7 +227,9 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 		for (int k = 0; k < 2; k++)
 			cmax = acc[i].n[k] > cmax ? acc[i].n[k] : cmax;
 
-	/* the recipe: objects, one role per CPU, one thread each */
+	/* the recipe: objects, one role per CPU, one thread each at -t of the roles (shares of
+	 * '*', so that a measurement at fewer threads takes the first roles, at more repeats
+	 * them round-robin) */
 	sb_printf(&r,
 		  "# layout suggest --hitm %s: one role per %s, its sampled fields in "
 		  "proportion\n",
@@ -266,7 +268,7 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 	}
 	sb_printf(&r, "threads:");
 	for (int ri = 0; ri < nroles; ri++)
-		sb_printf(&r, "%s %s%d 1", ri ? "," : "", bycpu ? "cpu" : "tid", roles[ri].key);
+		sb_printf(&r, "%s %s%d*", ri ? "," : "", bycpu ? "cpu" : "tid", roles[ri].key);
 	sb_printf(&r, "\n");
 	snprintf(out->recipe, sizeof(out->recipe), "%s/hitm.recipe", rq->tmp);
 	if (outfile_write_all(out->recipe, sb_str(&r), r.n)) {
