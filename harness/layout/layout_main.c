@@ -19,7 +19,9 @@ const struct cmd_help layout_help = {
 	"                            [--ops N] [--warmup N] [-D NAME=VALUE]... [--all]]\n"
 	"       pcbench layout suggest [LAYOUT] [--struct NAME] --scenario S --preset P\n"
 	"                              [--workload W] [-D NAME=VALUE]... [options]\n"
-	"       pcbench layout suggest LAYOUT [--struct NAME] --recipe FILE [options]\n",
+	"       pcbench layout suggest LAYOUT [--struct NAME] --recipe FILE [options]\n"
+	"       pcbench layout suggest [LAYOUT] [--struct NAME] --hitm RUN [--script FILE]\n"
+	"                              [options]\n",
     .about = "import converts `pahole -C NAME` output (FILE, or - for stdin) into the layout-file\n"
 	     "format; --from-object runs pahole itself (-E: expand nested structs) on a DWARF or\n"
 	     "BTF object such as vmlinux or a .o built with -g. --btf reads BTF itself (libbpf):\n"
@@ -29,10 +31,14 @@ const struct cmd_help layout_help = {
 	     "With --scenario, the scenario's tracing build runs N virtual threads (default 2)\n"
 	     "in turn on one OS thread: every field is annotated with its accesses per\n"
 	     "operation, and every cache line where a field written by one thread shares the\n"
-	     "line with a field used by another is flagged. --all also lists untouched lines.\n",
+	     "line with a field used by another is flagged. --all also lists untouched lines.\n"
+	     "suggest rearranges a struct so that the lines its threads write hold no field\n"
+	     "other threads use, from the accesses of a scenario, a probe recipe or a hitm run,\n"
+	     "judged by the coherence model (today, the suggestion, every field on its own line);\n"
+	     "--measure then measures it against today's layout in blocks.\n",
     .after =
 	"Exit status: 0 done, 1 the output could not be written, 2 bad usage or input,\n"
-	"3 interrupted.\n"
+	"3 interrupted; suggest --measure: the measurement's (pcbench help measure).\n"
 	"\n"
 	"Examples:\n"
 	"  pahole -C page_counter vmlinux | pcbench layout import --name mine - > mine.layout\n"
@@ -46,7 +52,8 @@ const struct cmd_help layout_help = {
 	"  pcbench layout suggest v6.0 --scenario page_counter --preset v6.0-rc1 --workload "
 	"direct -o mine.layout\n"
 	"  pcbench layout suggest --scenario per_node --preset regressed --workload shared "
-	"--line-size 128\n",
+	"--line-size 128\n"
+	"  pcbench layout suggest --hitm RUN --measure=suggest-run --budget 60\n",
     .subs = (const struct cmd_help *const[]){&layout_import_help, &layout_show_help,
 					     &layout_suggest_help, NULL},
 };
