@@ -17,6 +17,7 @@
 #include "csv.h"
 #include "layout_suggest.h"
 #include "outfile.h"
+#include "outpath.h"
 #include "util.h"
 
 int (*layout_measure_main)(int argc, char **argv);
@@ -99,6 +100,14 @@ int sg_measure(const struct sg_measure_req *rq, const struct layout *suggested)
 			made_results = 1;
 			outfile_track((char *)"results", 1);
 		}
+	}
+	{ /* the files written here before measure checks its own (outpath.h) */
+		static const char *const mine[] = {"suggested.layout", "today.layout",
+						   "hitm.recipe", NULL};
+		char err[PATH_MAX + 256];
+
+		if (outpath_check_dir(dir, mine, err, sizeof(err)))
+			return err2("suggest: --measure: %s", err);
 	}
 	snprintf(sug, sizeof(sug), "%s/results.csv", dir);
 	if (!stat(sug, &sb)) /* before a file is written there: measure would refuse it */
