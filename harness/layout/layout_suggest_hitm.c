@@ -134,7 +134,7 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 	const char *sname = rq->sname;
 	const struct layout *lay = NULL;
 	int nacc = 0, nroles = 0, bycpu = 1, rc = 0, ps;
-	long skipped = 0, cmax = 0, hitm_target = 0, ntarget = 0;
+	long skipped = 0, cmax = 0, hitm_target = 0, ntarget = 0, other = 0;
 	struct sb r = {0};
 
 	memset(out, 0, sizeof(*out));
@@ -179,7 +179,7 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 		if (strcmp(s->o->sname, sname))
 			continue;
 		lay = lay ? lay : s->o->layout;
-		if (s->cpu < 0)
+		if (s->cpu < 0 && s->o->layout == lay)
 			bycpu = 0;
 	}
 	if (!lay) {
@@ -194,6 +194,10 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 
 		if (strcmp(s->o->sname, sname))
 			continue;
+		if (s->o->layout != lay) { /* a run of several layouts: the first one's */
+			other++;
+			continue;
+		}
 		ntarget++;
 		hitm_target += s->hitm;
 		for (ri = 0; ri < nroles && roles[ri].key != key; ri++)
@@ -301,10 +305,15 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 					      ri ? "," : "", bycpu ? "cpu" : "tid", roles[ri].key,
 					      roles[ri].loads, roles[ri].stores, roles[ri].hitm);
 		if (skipped && k < sizeof(out->note))
+			k += (size_t)snprintf(out->note + k, sizeof(out->note) - k,
+					      "; %ld samples on fields no load or store step takes "
+					      "(arrays, not 8-byte words) left out",
+					      skipped);
+		if (other && k < sizeof(out->note))
 			snprintf(out->note + k, sizeof(out->note) - k,
-				 "; %ld samples on fields no load or store step takes (arrays, "
-				 "not 8-byte words) left out",
-				 skipped);
+				 "; %ld samples in objects of another layout of struct %s (the run "
+				 "measured several; the first sampled one is used) left out",
+				 other, sname);
 	}
 out:
 	free(r.p);
