@@ -150,22 +150,28 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 		fprintf(stderr, "pcbench: layout suggest: perf script exited with %d\n", ps);
 	/* the target: --struct, else the struct with the most HITM loads (then samples) */
 	if (!sname) {
-		long best[2] = {-1, -1};
+		struct {
+			const char *name;
+			long hitm, n;
+		} *by = xcalloc((size_t)c.n + 1, sizeof(*by));
+		int nby = 0, best = -1;
 
 		for (int i = 0; i < c.n; i++) {
-			long h = 0, n = 0;
+			int k = 0;
 
-			for (int j = 0; j < c.n; j++)
-				if (!strcmp(c.s[j].o->sname, c.s[i].o->sname)) {
-					h += c.s[j].hitm;
-					n++;
-				}
-			if (h > best[0] || (h == best[0] && n > best[1])) {
-				best[0] = h;
-				best[1] = n;
-				sname = c.s[i].o->sname;
-			}
+			while (k < nby && strcmp(by[k].name, c.s[i].o->sname))
+				k++;
+			if (k == nby)
+				by[nby++].name = c.s[i].o->sname;
+			by[k].hitm += c.s[i].hitm;
+			by[k].n++;
 		}
+		for (int k = 0; k < nby; k++)
+			if (best < 0 || by[k].hitm > by[best].hitm ||
+			    (by[k].hitm == by[best].hitm && by[k].n > by[best].n))
+				best = k;
+		sname = best >= 0 ? by[best].name : NULL;
+		free(by);
 	}
 	if (!sname) {
 		rc = err2("suggest: --hitm %s: no sampled load or store in a field of a modelled "
