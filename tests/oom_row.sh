@@ -45,4 +45,33 @@ grep -Eq '"end_time": "[0-9]{4}-' "$tmp/run/context.json" 2>/dev/null ||
 [ $fail -eq 0 ] || { echo "stderr:"; cat "$tmp/err"; }
 echo "out of memory after creation: exit $rc: $(grep -m1 'status=error row' "$tmp/err")"
 grep -m1 '^pcbench: memory: ' "$tmp/err"
+
+# Threads that cannot be created (issue 35): 256 MiB thread stacks (ulimit -s: the default
+# stack of every thread, Google Benchmark's too) and room for one of them. Whether the
+# threads probe before measuring or Google Benchmark finds it (std::terminate in 1.7.1 with 3
+# threads or more, before), the family gets a status=error row saying why, exit 1,
+# context.json its end; never SIGABRT (134). A host with fewer PUs skips the thread count
+# (its placement skips the family; tests/test_gbshim.c covers the shim itself).
+pus=$(nproc)
+for t in 3 4; do
+	if [ "$pus" -lt $t ]; then
+		echo "SKIP: -t $t: this host has $pus PUs"
+		continue
+	fi
+	(
+		ulimit -s 262144 && ulimit -v $((limit + 262144 + 65536)) || exit 77
+		exec "$pcbench" -s page_counter -p +ABC -w direct -t $t -r 2 --time 0.001 \
+			-o "$tmp/t$t"
+	) >/dev/null 2>"$tmp/err$t"
+	rc=$?
+	[ $rc -eq 77 ] && { echo "SKIP: -t $t: ulimit refused"; continue; }
+	[ $rc -eq 1 ] || { echo "FAIL: -t $t: exit $rc, want 1"; cat "$tmp/err$t"; fail=1; }
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["status"] == "error" && $c["reason"] ~ /thread/ { found = 1 }
+		END { exit !found }' "$tmp/t$t/results.csv" 2>/dev/null ||
+		{ echo "FAIL: -t $t: results.csv has no status=error row naming threads"; fail=1; }
+	grep -Eq '"end_time": "[0-9]{4}-' "$tmp/t$t/context.json" 2>/dev/null ||
+		{ echo "FAIL: -t $t: context.json has no end_time"; fail=1; }
+	echo "-t $t, threads that cannot start: exit $rc: $(grep -m1 -i 'thread' "$tmp/err$t")"
+done
 exit $fail

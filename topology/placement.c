@@ -5,17 +5,15 @@
  * which is every PU of an XML or synthetic topology.
  */
 #include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "run_command.h"
 #include "topo_impl.h"
 #include "util.h"
-
-extern char **environ;
 
 /*
  * in_set - @o has PUs in @set, and all of its usable PUs are in @set. With every PU usable
@@ -390,12 +388,10 @@ static int keep_allowed(const struct topo *t, int *pus, int n, char *err, size_t
 static int location(const struct topo *t, const char *loc, int *out, int max, char *err,
 		    size_t errlen)
 {
-	char *argv[10], buf[65536];
-	int argc = 0, fds[2], status, n = 0;
-	size_t used = 0;
-	ssize_t r;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
+	char *argv[10], *buf;
+	int argc = 0, status, n = 0;
+	/* its stdout and stderr as one text (hwloc's complaints come on stderr) */
+	struct run_cmd c = {.argv = argv, .out = RUN_CAPTURE, .err = RUN_TO_OUT, .max = 65535};
 
 	argv[argc++] = "hwloc-calc";
 	if (strcmp(t->source, "host")) {
@@ -411,27 +407,18 @@ static int location(const struct topo *t, const char *loc, int *out, int max, ch
 	argv[argc++] = "pu";
 	argv[argc++] = (char *)loc;
 	argv[argc] = NULL;
-	if (pipe(fds)) {
-		set_err(err, errlen, "pipe: %s", strerror(errno));
+	if (run_start(&c, NULL, 0)) {
+		set_err(err, errlen, "hwloc-calc (Debian package hwloc): %s",
+			strerror(c.spawn_errno));
 		return -1;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	status = posix_spawnp(&pid, "hwloc-calc", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (status) {
-		close(fds[0]);
-		set_err(err, errlen, "hwloc-calc (Debian package hwloc): %s", strerror(status));
+	if (run_finish(&c, err, errlen)) {
+		run_cmd_free(&c);
 		return -1;
 	}
-	while (used < sizeof(buf) - 1 && (r = read(fds[0], buf + used, sizeof(buf) - 1 - used)) > 0)
-		used += (size_t)r;
-	buf[used] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
+	status = c.status;
+	sb_add(&c.out_text, "", 0); /* a text even when it printed nothing */
+	buf = c.out_text.p;
 
 	/* The PU list is the line of digits and commas; anything else is hwloc talking. */
 	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
@@ -443,9 +430,13 @@ static int location(const struct topo *t, const char *loc, int *out, int max, ch
 		} else if (strstr(line, "invalid") || strstr(line, "could not") ||
 			   strstr(line, "ignored") || strstr(line, "failed")) {
 			set_err(err, errlen, "hwloc: %s", line);
-			return -1;
+			n = -1;
+			break;
 		}
 	}
+	run_cmd_free(&c);
+	if (n < 0)
+		return -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) || !n) {
 		set_err(err, errlen, "hwloc-calc resolves it to no PU");
 		return -1;

@@ -159,7 +159,8 @@ void plot_forest(struct plot *p, const char *sc, const char *wl)
 	} else if (rows) {
 		drawn = draw(p, sc, wl, data, png, rows, lo, hi);
 	} else {
-		printf("skipped %s: no preset compared with a base (one preset per table)\n", png);
+		print_esc(stdout,
+			  "skipped %s: no preset compared with a base (one preset per table)", png);
 	}
 	plot_data_drop(p, data, drawn);
 	free(stem);

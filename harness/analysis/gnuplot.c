@@ -12,6 +12,7 @@
 #include "gnuplot.h"
 #include "outfile.h"
 #include "outpath.h"
+#include "run_command.h"
 #include "stop.h"
 #include "util.h"
 
@@ -78,13 +79,13 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 		char *const *args)
 {
 	char *argv[16], *tmp = xasprintf("%s.XXXXXX", png), why[PATH_MAX + 128];
-	int k = 0, status, fd, ok;
+	struct run_cmd c = {.argv = argv, .out = RUN_INHERIT, .err = RUN_INHERIT};
+	int k = 0, fd, ok;
 	struct stat st;
-	pid_t pid;
 
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		fprintf(stderr, "pcbench: plot: %s: %s\n", png, strerror(errno));
+		warn_msg("plot: %s: %s", png, strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -97,33 +98,23 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 	for (int i = 0; args[i] && k < 15; i++)
 		argv[k++] = args[i] == png ? tmp : args[i];
 	argv[k] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "pcbench: plot: fork: %s\n", strerror(errno));
+	/* a signal that ends us ends gnuplot too (run_command.h) */
+	if (run_command(&c, why, sizeof(why))) {
+		warn_msg("plot: %s", why); /* "plot: GNUPLOT: why", then that it failed */
 		ok = 0;
-		goto out;
+	} else {
+		ok = WIFEXITED(c.status) && !WEXITSTATUS(c.status) && !stat(tmp, &st) &&
+		     st.st_size > 0;
 	}
-	if (!pid) {
-		execv(gnuplot, argv);
-		fprintf(stderr, "pcbench: plot: %s: %s\n", gnuplot, strerror(errno));
-		_exit(127);
-	}
-	stop_child(pid, 1); /* a signal that ends us ends gnuplot too */
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	stop_child(pid, 0);
-	ok = WIFEXITED(status) && !WEXITSTATUS(status) && !stat(tmp, &st) && st.st_size > 0;
 	if (ok && outpath_check_inside(png, why, sizeof(why))) { /* never onto a link or FIFO */
-		fprintf(stderr, "pcbench: %s\n", why);
+		warn_msg("%s", why);
 		ok = 0;
 	} else if (ok && rename(tmp, png)) {
-		fprintf(stderr, "pcbench: %s: %s\n", png, strerror(errno));
+		warn_msg("%s: %s", png, strerror(errno));
 		ok = 0;
 	} else if (!ok && !stop_requested) { /* gnuplot killed by the same ^C: no failure */
-		fprintf(stderr, "pcbench: plot: gnuplot %s failed for %s\n", script, png);
+		warn_msg("plot: gnuplot %s failed for %s", script, png);
 	}
-out:
 	free(argv[2]);
 	if (!ok)
 		unlink(tmp);

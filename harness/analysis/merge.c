@@ -15,7 +15,6 @@
 
 #include "commands.h"
 #include "infile.h"
-#include "esc.h"
 #include "outfile.h"
 #include "outpath.h"
 #include "results.h"
@@ -238,8 +237,8 @@ static int write_contexts(const struct ctx_copy *cc, int n, const char *dir)
 	/* A directory of its own: what check_out found, and not a link planted since. */
 	errno = 0;
 	if ((mkdir(cdir, 0755) && errno != EEXIST) || lstat(cdir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "pcbench: merge: %s: %s\n", cdir,
-			errno && errno != EEXIST ? strerror(errno) : "not a directory of its own");
+		warn_msg("merge: %s: %s", cdir,
+			 errno && errno != EEXIST ? strerror(errno) : "not a directory of its own");
 		bad = 1;
 	}
 	for (int r = 0; r < n && !bad; r++) {
@@ -318,13 +317,11 @@ static int write_rows(struct csv_writer *w, FILE *jl, int n, int ncols, const ch
 			for (int c = 0; c < ncols; c++)
 				M.vals[c] = M.map[c] >= 0 ? t->rows[i][M.map[c]] : NULL;
 			if (results_jsonl_row(jl, M.cols, M.vals, ncols)) {
-				fprintf(stderr, "pcbench: merge: %s: %s\n", jl_path,
-					strerror(errno));
+				warn_msg("merge: %s: %s", jl_path, strerror(errno));
 				bad = 1;
 			}
 			if (!bad && csv_write_row(w, M.vals)) {
-				fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path,
-					strerror(errno));
+				warn_msg("merge: %s: %s", csv_path, strerror(errno));
 				bad = 1;
 			}
 		}
@@ -352,7 +349,7 @@ static void remove_partial(const char *dir, int n, const char *csv_tmp, const ch
 		rmdir(dir);
 		free(cdir);
 	}
-	fprintf(stderr, "pcbench: merge: a write failed: nothing merged into %s\n", dir);
+	warn_msg("merge: a write failed: nothing merged into %s", dir);
 }
 
 int merge_main(int argc, char **argv)
@@ -404,7 +401,7 @@ int merge_main(int argc, char **argv)
 	w = csv_create(csv_tmp, M.cols, ncols, CSV_INSIDE, err, sizeof(err));
 	if (!w || outfile_open(&jl, jl_path)) { /* created: a failure now is exit 1 */
 		if (!w)
-			fprintf(stderr, "pcbench: merge: %s\n", err);
+			warn_msg("merge: %s", err);
 		csv_close(w);
 		unlink(csv_tmp);
 		outfile_track(csv_tmp, 0);
@@ -420,7 +417,7 @@ int merge_main(int argc, char **argv)
 
 	bad = write_rows(w, jl.f, n, ncols, csv_path, jl_path, &nrows);
 	if (csv_close(w)) {
-		fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path, strerror(errno));
+		warn_msg("merge: %s: %s", csv_path, strerror(errno));
 		bad = 1;
 	}
 	if (bad)
@@ -429,7 +426,7 @@ int merge_main(int argc, char **argv)
 		bad = 1;
 	bad = bad || write_contexts(M.cc, n, dir);
 	if (!bad && rename(csv_tmp, csv_path)) {
-		fprintf(stderr, "pcbench: merge: %s: %s\n", csv_path, strerror(errno));
+		warn_msg("merge: %s: %s", csv_path, strerror(errno));
 		bad = 1;
 	}
 	outfile_track(csv_tmp, 0);
@@ -443,16 +440,9 @@ int merge_main(int argc, char **argv)
 		return 1;
 	}
 	free(csv_tmp);
-	{
-		char *csv_shown = esc_text(csv_path), *dir_shown = esc_text(dir);
-
-		printf("merged %d run%s (%d rows, %d columns) into %s; %d context%s in "
-		       "%s/contexts\n",
-		       n, n == 1 ? "" : "s", nrows, ncols, csv_shown, copied,
-		       copied == 1 ? "" : "s", dir_shown);
-		free(csv_shown);
-		free(dir_shown);
-	}
+	print_esc(stdout,
+		  "merged %d run%s (%d rows, %d columns) into %s; %d context%s in %s/contexts", n,
+		  n == 1 ? "" : "s", nrows, ncols, csv_path, copied, copied == 1 ? "" : "s", dir);
 	free(csv_path);
 	free(jl_path);
 	return 0;

@@ -204,8 +204,8 @@ int plot_main(int argc, char **argv)
 	free(scs);
 	free(ls);
 	if (stop_requested) {
-		fprintf(stderr, "pcbench: plot: interrupted (%s): the plots written are whole\n",
-			strsignal(stop_requested));
+		warn_msg("plot: interrupted (%s): the plots written are whole",
+			 strsignal(stop_requested));
 		return 3;
 	}
 	if (p->failed)

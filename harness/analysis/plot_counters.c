@@ -57,8 +57,9 @@ void plot_counters(struct plot *p, const char *sc, const int *ls, int nls)
 		}
 	}
 	if (!nev) {
-		printf("skipped %s: no HITM, c2c-fill or LLC-miss counter values in this run\n",
-		       png);
+		print_esc(stdout,
+			  "skipped %s: no HITM, c2c-fill or LLC-miss counter values in this run",
+			  png);
 		goto out;
 	}
 	f = plot_data_begin(p);

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "gnuplot.h"
-#include "esc.h"
 #include "outfile.h"
 #include "plot.h"
 #include "stop.h"
@@ -80,12 +79,7 @@ int plot_gnuplot(struct plot *p, const char *script, const char *png, char *cons
 		p->failed += !stop_requested;
 		return -1;
 	}
-	{
-		char *shown = esc_text(png);
-
-		printf("wrote %s\n", shown);
-		free(shown);
-	}
+	print_esc(stdout, "wrote %s", png);
 	p->written++;
 	if (p->keep)
 		write_redraw(p, script, png, args);
@@ -124,7 +118,7 @@ int plot_data_end(struct plot *p, FILE *f, const char *path)
 	int bad = fclose(f) != 0;
 
 	if (bad)
-		fprintf(stderr, "pcbench: plot: %s: out of memory\n", path);
+		warn_msg("plot: %s: out of memory", path);
 	bad = bad || outfile_write_all(path, p->data, p->data_len);
 	if (!bad && !p->keep)
 		outfile_track((char *)path, 1); /* removed by data_drop, or by a second signal */

@@ -28,7 +28,8 @@ void plot_matrix(struct plot *p)
 	FILE *f;
 
 	if (ca < 0 || cb < 0 || cn < 0) {
-		printf("skipped %s/c2c-matrix.png: no c2c --matrix data in this run\n", p->outdir);
+		print_esc(stdout, "skipped %s/c2c-matrix.png: no c2c --matrix data in this run",
+			  p->outdir);
 		return;
 	}
 	for (int r = 0; r < p->t->nrows; r++)

@@ -136,8 +136,8 @@ void plot_scaling(struct plot *p, const char *sc, const char *wl, const int *ls,
 		free(colours.p);
 		free(hosts.p);
 	} else {
-		printf("skipped %s: no ok measurement%s\n", png,
-		       ax->min_threads > 1 ? " at 2 or more threads (not --matrix)" : "");
+		print_esc(stdout, "skipped %s: no ok measurement%s", png,
+			  ax->min_threads > 1 ? " at 2 or more threads (not --matrix)" : "");
 	}
 	plot_data_drop(p, data, drawn);
 	free(stem);

@@ -221,10 +221,9 @@ static void context_state(struct run_file *r, json_t *j)
 void run_file_note(const struct run_file *r, const char *cmd)
 {
 	if (r->incomplete)
-		fprintf(stderr,
-			"pcbench: %s: note: incomplete run: %s: %s; its %d rows are used as they "
-			"are\n",
-			cmd, r->arg, r->incomplete, r->t ? r->t->nrows : 0);
+		warn_msg("%s: note: incomplete run: %s: %s; its %d rows are used as they "
+			 "are",
+			 cmd, r->arg, r->incomplete, r->t ? r->t->nrows : 0);
 }
 
 /*
@@ -354,7 +353,7 @@ void run_file_load(struct run_file *r, const char *arg)
 		json_t *j = infile_json(ctx, err, sizeof(err));
 
 		if (!j) {
-			fprintf(stderr, "pcbench: %s (ignored)\n", err);
+			warn_msg("%s (ignored)", err);
 		} else {
 			r->run_id = json_str(j, "run_id");
 			r->host = json_str(j, "host");

@@ -74,7 +74,7 @@ void bench_note(const char *fmt, ...)
 	if (i == 32 || !seen[i]) {
 		if (i < 32)
 			seen[i] = xstrdup(buf);
-		fprintf(stderr, "pcbench: note: %s\n", buf);
+		warn_msg("note: %s", buf);
 	}
 	pthread_mutex_unlock(&lock);
 }

@@ -7,17 +7,14 @@
  * `layout suggest --hitm` (per CPU and field) read runs with.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "hitm.h"
 #include "infile.h"
-#include "stop.h"
+#include "run_command.h"
 #include "util.h"
 
 void hitm_locate(const struct hitm_run *r, const struct hitm_sample *s, struct hitm_hit *h)
@@ -69,50 +66,44 @@ static void read_stream(const struct hitm_run *r, FILE *in, struct hitm_read_sta
 
 /*
  * perf_script - run perf script on @data (with the cpu field when @cpu; perf's complaints
- * then go to /dev/null) and read its output; exit status of perf.
+ * then are captured and dropped) and read its output; exit status of perf, 127 when there
+ * is no perf binary (said on stderr).
  */
 static int perf_script(const char *who, const char *data, int cpu, const struct hitm_run *r,
 		       struct hitm_read_stats *st, hitm_hit_fn fn, void *ctx)
 {
-	int fd[2], ws;
-	pid_t pid;
+	char *argv[] = {"perf",
+			"script",
+			"-i",
+			(char *)data,
+			"--ns",
+			"-F",
+			cpu ? "tid,cpu,time,event,addr,data_src" : "tid,time,event,addr,data_src",
+			NULL};
+	struct run_cmd c = {.argv = argv, .out = RUN_PIPE, .err = cpu ? RUN_CAPTURE : RUN_INHERIT};
+	char why[PATH_MAX + 128];
 	FILE *in;
 
-	if (pipe(fd))
-		die(who, "pipe", "%s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die(who, "fork", "%s", strerror(errno));
-	if (!pid) {
-		int null = cpu ? open("/dev/null", O_WRONLY) : -1;
-
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		if (null >= 0)
-			dup2(null, 2);
-		execlp("perf", "perf", "script", "-i", data, "--ns", "-F",
-		       cpu ? "tid,cpu,time,event,addr,data_src" : "tid,time,event,addr,data_src",
-		       (char *)NULL);
-		fprintf(stderr,
-			"pcbench: %s: no perf binary: perf: %s (Debian linux-perf, Fedora perf)\n",
-			who, strerror(errno));
-		_exit(127);
+	/* a signal that ends us ends perf script too (run_command.h) */
+	if (run_start(&c, why, sizeof(why))) {
+		if (c.spawn_errno != ENOENT && c.spawn_errno != EACCES)
+			die(who, "perf", "%s", strerror(c.spawn_errno));
+		warn_msg("%s: no perf binary: perf: %s (Debian linux-perf, Fedora perf)", who,
+			 strerror(c.spawn_errno));
+		return 127;
 	}
-	stop_child(pid, 1); /* a signal that ends us ends perf script too */
-	close(fd[1]);
-	in = fdopen(fd[0], "r");
+	in = fdopen(c.out_fd, "r");
 	if (!in)
 		die(who, "pipe", "%s", strerror(errno));
 	read_stream(r, in, st, fn, ctx);
 	fclose(in);
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR) {
-			stop_child(pid, 0);
-			return -1;
-		}
-	stop_child(pid, 0);
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	c.out_fd = -1; /* closed with in */
+	if (run_finish(&c, why, sizeof(why))) {
+		run_cmd_free(&c);
+		return -1;
+	}
+	run_cmd_free(&c);
+	return run_exit_code(c.status);
 }
 
 int hitm_samples(const char *who, const char *dir, const char *script, const struct hitm_run *r,

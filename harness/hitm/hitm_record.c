@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "hitm.h"
 #include "commands.h"
-#include "stop.h"
+#include "run_command.h"
+#include "strbuf.h"
 #include "sysfs.h"
 #include "util.h"
 
@@ -134,10 +134,11 @@ int hitm_record(int argc, char **argv)
 {
 	char why[2048], perf[PATH_MAX], self[PATH_MAX], data[PATH_MAX + 16];
 	struct measure_dir dir;
+	struct sb line = {0};
+	struct run_cmd c = {.out = RUN_INHERIT, .err = RUN_INHERIT};
 	char **av, **args;
 	int n = 0, st;
 	ssize_t k;
-	pid_t pid;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -149,8 +150,7 @@ int hitm_record(int argc, char **argv)
 	memcpy(args, argv, (size_t)argc * sizeof(char *));
 	measure_dir_check(argc, args, &dir);
 	if (missing(why, sizeof(why), perf, sizeof(perf))) {
-		fprintf(stderr, "pcbench: hitm record: cannot sample memory accesses here: %s\n",
-			why);
+		warn_msg("hitm record: cannot sample memory accesses here: %s", why);
 		free(args);
 		return 2;
 	}
@@ -185,25 +185,21 @@ int hitm_record(int argc, char **argv)
 		av[n++] = "--events";
 		av[n++] = "none";
 	}
-	fprintf(stderr, "pcbench: hitm record:");
 	for (int i = 0; i < n; i++)
-		fprintf(stderr, " %s", av[i]);
-	fprintf(stderr, "\n");
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die("hitm record", "fork", "%s", strerror(errno));
-	if (!pid) {
-		execv(perf, av);
-		fprintf(stderr, "pcbench: hitm record: %s: %s\n", perf, strerror(errno));
-		_exit(127);
+		sb_printf(&line, " %s", av[i]);
+	warn_msg("hitm record:%s", sb_str(&line)); /* the user's arguments, escaped */
+	free(line.p);
+	/* a signal that ends us (exit 3) ends perf c2c record too (run_command.h) */
+	c.argv = av;
+	if (run_start(&c, why, sizeof(why))) {
+		warn_msg("hitm record: %s", why); /* "hitm record: PERF: why", then 127 */
+		st = 127;
+	} else {
+		if (run_finish(&c, why, sizeof(why)))
+			die("hitm record", "waitpid", "%s", strerror(errno));
+		st = run_exit_code(c.status);
 	}
-	stop_child(pid, 1); /* a signal that ends us (exit 3) ends perf c2c record too */
-	if (waitpid(pid, &st, 0) < 0)
-		die("hitm record", "waitpid", "%s", strerror(errno));
-	stop_child(pid, 0);
 	free(av);
-	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (!st)
 		printf("perf.data: %s\nnext: pcbench hitm report %s\n", data, dir.path);
 	else

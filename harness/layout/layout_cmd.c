@@ -41,13 +41,13 @@
 /* err2 - "pcbench: layout: ..." on stderr; returns 2, the exit status of bad input. */
 int err2(const char *fmt, ...)
 {
+	char msg[4096];
 	va_list ap;
 
-	fputs("pcbench: layout: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	warn_msg("layout: %s", msg); /* a file or field name in it printed escaped */
 	return 2;
 }
 
@@ -88,6 +88,9 @@ static void show_param(void *at, const char *v, const struct opt *row)
 	struct show_opts *so = at;
 
 	(void)row;
+	if (opt_param_twice(so->rq.params, so->rq.nparams, v))
+		exit(err2("show: -D: %s: parameter %.*s given twice", v,
+			  opt_param_twice(so->rq.params, so->rq.nparams, v), v));
 	if (so->rq.nparams == TRACE_MAX_PARAMS)
 		exit(err2("show: too many -D"));
 	so->rq.params[so->rq.nparams++] = (char *)v;

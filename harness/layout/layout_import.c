@@ -4,9 +4,6 @@
  * an object with --from-object) or BTF (--btf, libbpf) to a layout file (pahole.c, btf.c).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,57 +15,23 @@
 #include "outfile.h"
 #include "outpath.h"
 #include "pahole.h"
-#include "stop.h"
+#include "run_command.h"
 
 #include "layout_cmd.h"
 #include "util.h"
 
-extern char **environ;
-
 #define INPUT_MAX (16UL << 20)
 
-/* Drain @fd into *@buf (growing it); returns 0 at EOF, 1 when more may come, -1 on error. */
-static int drain(int fd, char **buf, size_t *n, size_t *cap)
-{
-	char tmp[65536];
-	ssize_t got = read(fd, tmp, sizeof(tmp));
-
-	if (got < 0)
-		return errno == EINTR || errno == EAGAIN ? 1 : -1;
-	if (!got)
-		return 0;
-	if (*n + (size_t)got + 1 > *cap) {
-		size_t c = *cap ? *cap : 65536;
-		char *nb;
-
-		while (c < *n + (size_t)got + 1)
-			c *= 2;
-		if (c > INPUT_MAX)
-			return -1;
-		nb = realloc(*buf, c);
-		if (!nb)
-			return -1;
-		*buf = nb;
-		*cap = c;
-	}
-	memcpy(*buf + *n, tmp, (size_t)got);
-	*n += (size_t)got;
-	(*buf)[*n] = '\0';
-	return 1;
-}
-
 /*
- * run_pahole - `pahole [-E] -C STRUCTS OBJ` without a shell (posix_spawnp; $PAHOLE overrides
+ * run_pahole - `pahole [-E] -C STRUCTS OBJ` without a shell (run_command.h; $PAHOLE overrides
  * the program). Returns its standard output, or NULL with a message in @err.
  */
 static char *run_pahole(const char *obj, const char *structs, int expand, char *err, size_t errlen)
 {
 	const char *prog = getenv("PAHOLE") && *getenv("PAHOLE") ? getenv("PAHOLE") : "pahole";
-	char *args[7], *out = NULL, *errs = NULL;
-	size_t nout = 0, cout = 0, nerr = 0, cerr = 0;
-	int po[2] = {-1, -1}, pe[2] = {-1, -1}, k = 0, rc, status, open_o = 1, open_e = 1;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
+	char *args[7], *errs, *out = NULL;
+	struct run_cmd c = {.argv = args, .out = RUN_CAPTURE, .err = RUN_CAPTURE, .max = INPUT_MAX};
+	int k = 0;
 
 	if (!access(obj, F_OK)) { /* a FIFO or a device would make pahole wait forever */
 		FILE *f = infile_open(obj, 0, "an object", err, errlen);
@@ -84,97 +47,49 @@ static char *run_pahole(const char *obj, const char *structs, int expand, char *
 	args[k++] = (char *)structs;
 	args[k++] = (char *)obj;
 	args[k] = NULL;
-	if (pipe(po) || pipe(pe)) {
-		set_err(err, errlen, "pipe: %s", strerror(errno));
-		goto fail;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, po[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pe[1], 2);
-	posix_spawn_file_actions_addclose(&fa, po[0]);
-	posix_spawn_file_actions_addclose(&fa, pe[0]);
-	rc = posix_spawnp(&pid, prog, &fa, NULL, args, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(po[1]);
-	close(pe[1]);
-	po[1] = pe[1] = -1;
-	if (rc) {
-		if (rc == ENOENT)
+	/* a signal that ends us ends pahole too */
+	if (run_start(&c, err, errlen)) {
+		if (c.spawn_errno == ENOENT)
 			set_err(err, errlen,
 				"%s: not found (pahole is in the Debian package dwarves: apt-get "
 				"install dwarves)",
 				prog);
-		else
-			set_err(err, errlen, "%s: cannot run it: %s", prog, strerror(rc));
-		goto fail;
+		else if (c.spawn_errno)
+			set_err(err, errlen, "%s: cannot run it: %s", prog,
+				strerror(c.spawn_errno));
+		return NULL;
 	}
-	stop_child(pid, 1); /* a signal that ends us ends pahole too */
-	while (open_o || open_e) {
-		struct pollfd fds[2] = {{po[0], POLLIN, 0}, {pe[0], POLLIN, 0}};
-
-		if (!open_o)
-			fds[0].fd = -1;
-		if (!open_e)
-			fds[1].fd = -1;
-		if (poll(fds, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (open_o && fds[0].revents) {
-			rc = drain(po[0], &out, &nout, &cout);
-			open_o = rc > 0;
-			if (rc < 0)
-				break;
-		}
-		if (open_e && fds[1].revents) {
-			rc = drain(pe[0], &errs, &nerr, &cerr);
-			open_e = rc > 0;
-			if (rc < 0)
-				break;
-		}
-	}
-	close(po[0]);
-	close(pe[0]);
-	po[0] = pe[0] = -1;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	stop_child(pid, 0);
-	if (open_o || open_e) {
+	if (run_finish(&c, err, errlen))
+		goto out;
+	if (c.too_much) {
 		set_err(err, errlen, "%s: cannot read its output (more than %lu bytes?)", prog,
 			INPUT_MAX);
-		goto fail;
+		goto out;
 	}
+	errs = c.err_text.p;
 	if (errs) {
 		char *nl = strchr(errs, '\n');
 
 		if (nl)
 			*nl = '\0';
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
 		set_err(err, errlen, "%s -C %s %s failed (%s %d)%s%s", prog, structs, obj,
-			WIFEXITED(status) ? "exit status" : "signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			WIFEXITED(c.status) ? "exit status" : "signal",
+			WIFEXITED(c.status) ? WEXITSTATUS(c.status) : WTERMSIG(c.status),
 			errs && *errs ? ": " : "", errs ? errs : "");
-		goto fail;
+		goto out;
 	}
-	if (!out || !strstr(out, "struct ")) {
+	if (!c.out_text.p || !strstr(c.out_text.p, "struct ")) {
 		set_err(err, errlen, "%s -C %s %s printed no struct%s%s", prog, structs, obj,
 			errs && *errs ? ": " : "", errs ? errs : "");
-		goto fail;
+		goto out;
 	}
-	free(errs);
+	out = c.out_text.p;
+	c.out_text.p = NULL;
+out:
+	run_cmd_free(&c);
 	return out;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (po[i] >= 0)
-			close(po[i]);
-		if (pe[i] >= 0)
-			close(pe[i]);
-	}
-	free(out);
-	free(errs);
-	return NULL;
 }
 
 int layout_import_cmd(int argc, char **argv)

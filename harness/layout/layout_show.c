@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "harness.h"
 #include "layout.h"
 #include "num.h"
@@ -91,12 +92,18 @@ static int print_group(const struct show_opts *so, int i, struct report *rep)
 /* The summary: how many lines were flagged !!, and the suggest command for them. */
 static void print_suggest_line(const struct show_opts *so, int n)
 {
+	char *shown = esc_text(so->rq.layout); /* the user's path and values, escaped */
+
 	printf("/* %d line%s flagged !!: pcbench layout suggest %s --scenario %s --preset %s "
 	       "--workload %s -t %ld",
-	       n, n == 1 ? "" : "s", so->rq.layout, tr.sc->name, tr.preset->name, tr.wl->name,
+	       n, n == 1 ? "" : "s", shown, tr.sc->name, tr.preset->name, tr.wl->name,
 	       so->rq.threads);
-	for (int i = 0; i < so->rq.nparams; i++)
-		printf(" -D '%s'", so->rq.params[i]);
+	free(shown);
+	for (int i = 0; i < so->rq.nparams; i++) {
+		shown = esc_text(so->rq.params[i]);
+		printf(" -D '%s'", shown);
+		free(shown);
+	}
 	if (so->line != 64)
 		printf(" --line-size %ld", so->line);
 	printf(" */\n");

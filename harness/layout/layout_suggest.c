@@ -62,6 +62,9 @@ static void sg_param(void *at, const char *v, const struct opt *row)
 	struct sg_opts *o = at;
 
 	(void)row;
+	if (opt_param_twice(o->rq.params, o->rq.nparams, v))
+		exit(err2("suggest: -D: %s: parameter %.*s given twice", v,
+			  opt_param_twice(o->rq.params, o->rq.nparams, v), v));
 	if (o->rq.nparams == TRACE_MAX_PARAMS - 2)
 		exit(err2("suggest: too many -D"));
 	o->rq.params[o->rq.nparams++] = (char *)v;
@@ -393,7 +396,7 @@ static int write_csv(const struct sg_opts *o, const struct sg_prof *p, const dou
 	if (!w)
 		return err2("suggest: --csv: %s", err);
 	if (csv_write_row(w, cells) || csv_close(w)) {
-		fprintf(stderr, "pcbench: %s: could not be written\n", o->csv);
+		warn_msg("%s: could not be written", o->csv);
 		return 1;
 	}
 	return 0;
@@ -507,7 +510,7 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 	printf("/* layout suggest: struct %s of layout %s, accesses of %s */\n", p.s->name,
 	       p.l->name, buf);
 	if (o->hitm)
-		printf("/* %s */\n", o->hitm_note);
+		print_esc(stdout, "/* %s */", o->hitm_note);
 	model_line(o, &m, buf, sizeof(buf));
 	printf("/* %s */\n", buf);
 	printf(

@@ -147,7 +147,7 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 		goto out;
 	}
 	if (ps)
-		fprintf(stderr, "pcbench: layout suggest: perf script exited with %d\n", ps);
+		warn_msg("layout suggest: perf script exited with %d", ps);
 	/* the target: --struct, else the struct with the most HITM loads (then samples) */
 	if (!sname) {
 		struct {

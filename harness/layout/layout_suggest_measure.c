@@ -18,6 +18,7 @@
 #include "layout_suggest.h"
 #include "outfile.h"
 #include "outpath.h"
+#include "strbuf.h"
 #include "util.h"
 
 int (*layout_measure_main)(int argc, char **argv);
@@ -33,8 +34,7 @@ static int copy_in(const char *from, const char *dir, const char *name, char *pa
 	if (f)
 		fclose(f);
 	if (!text) {
-		fprintf(stderr, "pcbench: layout suggest: %s: %s\n", from,
-			f ? err : strerror(errno));
+		warn_msg("layout suggest: %s: %s", from, f ? err : strerror(errno));
 		return 1;
 	}
 	snprintf(path, len, "%s/%s", dir, name);
@@ -56,7 +56,7 @@ static void print_rows(const char *dir)
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
 	t = csv_read_file(path, err, sizeof(err));
 	if (!t) {
-		printf("/* measured: no compare row: %s */\n", err);
+		print_esc(stdout, "/* measured: no compare row: %s */", err);
 		return;
 	}
 	for (int k = 0; k < 11; k++)
@@ -68,10 +68,11 @@ static void print_rows(const char *dir)
 			v[k] = c[k] >= 0 && t->rows[i][c[k]][0] ? t->rows[i][c[k]] : "-";
 		if (strcmp(v[10], "ops_per_s"))
 			continue;
-		printf("/* compare, threads %s: %s -> %s: ops_per_s %%change %s [%s, %s], p %s, "
-		       "%s (%s blocks)%s%s */\n",
-		       v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],
-		       strcmp(v[9], "-") ? "; " : "", strcmp(v[9], "-") ? v[9] : "");
+		print_esc(stdout,
+			  "/* compare, threads %s: %s -> %s: ops_per_s %%change %s [%s, %s], p %s, "
+			  "%s (%s blocks)%s%s */",
+			  v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],
+			  strcmp(v[9], "-") ? "; " : "", strcmp(v[9], "-") ? v[9] : "");
 	}
 	csv_table_free(t);
 }
@@ -174,18 +175,24 @@ int sg_measure(const struct sg_measure_req *rq, const struct layout *suggested)
 	/* a run directory named like an option (-dash) is still one */
 	argv[argc++] = dir[0] == '-' ? xasprintf("./%s", dir) : dir;
 	argv[argc] = NULL;
-	fprintf(stderr, "pcbench: layout suggest --measure: pcbench");
-	for (int i = 0; i < argc; i++)
-		fprintf(stderr, " %s", argv[i]);
-	fprintf(stderr, "\n");
+	{ /* the command it runs, on stderr */
+		struct sb cmd = {0};
+
+		for (int i = 0; i < argc; i++)
+			sb_printf(&cmd, " %s", argv[i]);
+		warn_msg("layout suggest --measure: pcbench%s", sb_str(&cmd));
+		free(cmd.p);
+	}
 	fflush(NULL);
 	st = layout_measure_main(argc, argv);
 	measured = st != 2; /* 2: refused, nothing of its own left */
 	if (!measured)
 		goto out;
-	printf("\n/* measured: %s (today's layout %s against the suggestion %s, blocks, -t "
-	       "1,max) */\n",
-	       dir, today, sug);
+	printf("\n");
+	print_esc(stdout,
+		  "/* measured: %s (today's layout %s against the suggestion %s, blocks, -t "
+		  "1,max) */",
+		  dir, today, sug);
 	print_rows(dir);
 out:
 	/* kept with the run it measured; removed with a refused or unstarted one */

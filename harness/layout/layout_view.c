@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "harness.h"
 #include "layout.h"
 
@@ -244,8 +245,13 @@ void view_struct(const struct layout *l, const struct layout_struct *s,
 
 void view_header(const struct layout *l, long line)
 {
-	printf("/* layout %s (%s), fingerprint %016llx, %ld-byte cache lines */\n", l->name,
-	       l->source, (unsigned long long)layout_fingerprint(l), line);
+	/* the file's path and its desc line, the user's text: escaped (esc.h) */
+	char *source = esc_text(l->source), *desc = esc_text(l->desc);
+
+	printf("/* layout %s (%s), fingerprint %016llx, %ld-byte cache lines */\n", l->name, source,
+	       (unsigned long long)layout_fingerprint(l), line);
 	if (l->desc[0])
-		printf("/* %s */\n", l->desc);
+		printf("/* %s */\n", desc);
+	free(source);
+	free(desc);
 }

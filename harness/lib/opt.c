@@ -110,6 +110,16 @@ int opt_parse(const struct cmd_help *cmd, int argc, char **argv, void *base)
 	return optind;
 }
 
+int opt_param_twice(char *const *params, int n, const char *arg)
+{
+	size_t len = strcspn(arg, "=");
+
+	for (int i = 0; len && arg[len] && i < n; i++)
+		if (!strncmp(params[i], arg, len + 1))
+			return (int)len;
+	return 0;
+}
+
 char *opt_wrap(const char *text, int width)
 {
 	struct sb out = {0};

@@ -127,6 +127,13 @@ void opt_usage(FILE *out, const struct cmd_help *cmd);
 /* opt_print_table - one line per option of @cmd: "  -s, --scenario LIST      help". */
 void opt_print_table(FILE *out, const struct cmd_help *cmd);
 
+/*
+ * opt_param_twice - the length of NAME when @arg (-D NAME=VALUE) sets a NAME that one of
+ * @params[0..@n) sets already (-D may repeat, the same -D NAME may not: the last would win
+ * silently); 0 when it does not.
+ */
+int opt_param_twice(char *const *params, int n, const char *arg);
+
 /* opt_wrap - @text wrapped at @width columns into a new string, words kept whole. */
 char *opt_wrap(const char *text, int width);
 

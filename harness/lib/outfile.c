@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "outfile.h"
 
-#include "esc.h"
-
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -99,12 +97,8 @@ static int fail(const char *path, int e, char *err, size_t errlen)
 {
 	if (err)
 		set_err(err, errlen, "%s: %s", path, strerror(e ? e : EIO));
-	else {
-		char *shown = esc_text(path); /* a control character printed escaped */
-
-		fprintf(stderr, "pcbench: %s: %s\n", shown, strerror(e ? e : EIO));
-		free(shown);
-	}
+	else
+		warn_msg("%s: %s", path, strerror(e ? e : EIO)); /* escaped there */
 	return -1;
 }
 
@@ -135,7 +129,7 @@ static int open_common(struct outfile *o, const char *path, int follow, char *er
 		if (err)
 			set_err(err, errlen, "%s", why);
 		else
-			fprintf(stderr, "pcbench: %s\n", why);
+			warn_msg("%s", why);
 		return -1;
 	}
 	o->tmp = xasprintf("%s.XXXXXX", target);
@@ -218,7 +212,7 @@ int outfile_close(struct outfile *o)
 			if (o->err)
 				set_err(o->err, o->errlen, "%s", why);
 			else
-				fprintf(stderr, "pcbench: %s\n", why);
+				warn_msg("%s", why);
 			release(o);
 			return -1;
 		}
@@ -314,7 +308,7 @@ void outfile_check_stdout(void)
 		raise(SIGPIPE);
 		_exit(1);
 	}
-	fprintf(stderr, "pcbench: %s: %s\n", name, strerror(e));
+	warn_msg("%s: %s", name, strerror(e));
 	_exit(1);
 }
 

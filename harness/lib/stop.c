@@ -45,6 +45,7 @@ static void on_stop(int sig)
 void stop_install(enum stop_mode mode, int pipe)
 {
 	struct sigaction sa;
+	sigset_t un;
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 	flag_mode = mode == STOP_FLAG;
@@ -61,4 +62,14 @@ void stop_install(enum stop_mode mode, int pipe)
 		if (sigs[i] != SIGPIPE || pipe)
 			sigaction(sigs[i], &sa, NULL);
 	}
+	/*
+	 * Blocked by the parent (the mask outlives exec): unblocked now that the handler is
+	 * there, so a signal that came while pcbench started (exec, the dynamic loader: before
+	 * any handler can exist) is delivered to it now, and it exits 3.
+	 */
+	sigemptyset(&un);
+	sigaddset(&un, SIGINT);
+	sigaddset(&un, SIGTERM);
+	sigaddset(&un, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &un, NULL);
 }

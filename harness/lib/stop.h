@@ -28,7 +28,12 @@ extern volatile sig_atomic_t stop_requested;
 
 enum stop_mode { STOP_EXIT, STOP_FLAG };
 
-/* stop_install - handle INT, TERM and HUP; with @pipe also PIPE (a closed stdout/stderr). */
+/*
+ * stop_install - handle INT, TERM and HUP; with @pipe also PIPE (a closed stdout/stderr).
+ * INT, TERM and HUP are unblocked too: a parent that starts pcbench with them blocked has
+ * one sent before the handler existed (during exec and the dynamic loader, about 3 ms here
+ * and far more under load) delivered to it, exit 3.
+ */
 void stop_install(enum stop_mode mode, int pipe);
 
 /*

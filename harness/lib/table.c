@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -80,7 +81,7 @@ static struct trow *new_row(struct table *t)
 
 void table_section(struct table *t, const char *title)
 {
-	new_row(t)->title = xstrdup(title ? title : "");
+	new_row(t)->title = esc_text(title ? title : "");
 }
 
 void table_add(struct table *t, const char *const *cells)
@@ -89,7 +90,7 @@ void table_add(struct table *t, const char *const *cells)
 
 	r->cell = xcalloc((size_t)t->ncols, sizeof(char *));
 	for (int k = 0; k < t->ncols; k++)
-		r->cell[k] = xstrdup(cells[k] ? cells[k] : "");
+		r->cell[k] = esc_text(cells[k] ? cells[k] : "");
 }
 
 int table_rows(const struct table *t)

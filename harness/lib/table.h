@@ -32,12 +32,13 @@ void table_gap(struct table *t, int col, int n);
 /* table_keep_heading - print the heading line even when no row and no section was added. */
 void table_keep_heading(struct table *t);
 /*
- * table_section - start a section: on output, a blank line, @title (verbatim; in markdown
- * as a "###" heading) and the heading line. Without any section, the heading line comes
+ * table_section - start a section: on output, a blank line, @title (as it is, but for
+ * control and bidi characters, escaped as esc.h says, as in every cell; in markdown as a
+ * "###" heading) and the heading line. Without any section, the heading line comes
  * first. Column widths are shared by all sections of one table.
  */
 void table_section(struct table *t, const char *title);
-/* table_add - one row of @ncols cells (copied; NULL is empty). */
+/* table_add - one row of @ncols cells (copied, escaped as esc.h says; NULL is empty). */
 void table_add(struct table *t, const char *const *cells);
 /* table_rows - the number of rows added so far. */
 int table_rows(const struct table *t);

@@ -89,6 +89,34 @@ vdie(const char *what, const char *value, const char *fmt, va_list ap)
 	_exit(2);
 }
 
+/* vput_line - @prefix, then @fmt's text escaped (esc.h), then a newline, on @out. */
+static void vput_line(FILE *out, const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[4096], shown[4 * sizeof(msg)];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	esc_buf(shown, sizeof(shown), msg);
+	fprintf(out, "%s%s\n", prefix, shown);
+}
+
+void warn_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput_line(stderr, "pcbench: ", fmt, ap);
+	va_end(ap);
+}
+
+void print_esc(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput_line(out, "", fmt, ap);
+	va_end(ap);
+}
+
 void die_refused_cleanup(void (*fn)(void))
 {
 	refused_cleanup = fn;

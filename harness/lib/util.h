@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* splitmix64 - the next value of the generator whose state is @x (not for statistics). */
@@ -36,6 +37,15 @@ void usage_error(const char *what, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
 void die(const char *what, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
+
+/*
+ * warn_msg - "pcbench: <message>" and a newline on stderr, the message escaped as die's is
+ * (esc.h): a path or name in it cannot move the cursor, retitle the terminal or reorder the
+ * line. For a message that does not end the command; one line (no '\n' in @fmt).
+ */
+void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* print_esc - one line of @fmt's text on @out (stdout: "wrote PATH"), escaped as warn_msg's. */
+void print_esc(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * set_err - the one way a function reports why it failed: a formatted reason into the

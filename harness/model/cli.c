@@ -304,9 +304,8 @@ static int write_csv_row(struct csv_out *c, const struct mfam *f, const struct m
 				v[k] = cfg_value(f->f.cfg, j);
 	for (int i = 0; i < 2; i++) {
 		if (c->w[i] && csv_write_row(c->w[i], v)) {
-			fprintf(stderr,
-				"pcbench: %s: %s: stopping; the rows already written are intact\n",
-				csv_path(c->w[i]), strerror(errno));
+			warn_msg("%s: %s: stopping; the rows already written are intact",
+				 csv_path(c->w[i]), strerror(errno));
 			ret = -1;
 		}
 	}
@@ -465,8 +464,8 @@ int model_cli(const struct scenario *const *table, int argc, char **argv)
 	if (csv.made_dir)
 		rmdir(csv.made_dir); /* only when empty: an interrupted run's only trace */
 	if (stop_requested)
-		fprintf(stderr, "pcbench: model: interrupted (%s): the rows written are whole\n",
-			strsignal(stop_requested));
+		warn_msg("model: interrupted (%s): the rows written are whole",
+			 strsignal(stop_requested));
 	for (int i = 0; i < nfams; i++) {
 		model_result_free(&fams[i].r);
 		cfg_free(fams[i].f.cfg);

@@ -8,6 +8,7 @@
 #include "plan.h"
 #include "topology.h"
 #include "num.h"
+#include "opt.h"
 #include "util.h"
 
 const char *const status_names[] = {"ok", "error", "skipped", "disturbed"};
@@ -165,9 +166,8 @@ void selection_add_param(struct selection *s, const char *arg)
 
 	if (!arg[len] || !len)
 		usage_error("--param", arg, "expected NAME=VALUE");
-	for (int i = 0; i < s->nparams; i++)
-		if (!strncmp(s->params[i], arg, len + 1))
-			usage_error("--param", arg, "parameter %.*s given twice", (int)len, arg);
+	if (opt_param_twice(s->params, s->nparams, arg))
+		usage_error("--param", arg, "parameter %.*s given twice", (int)len, arg);
 	if (s->nparams == SELECTION_MAX_PARAMS)
 		usage_error("--param", arg, "more than %d parameters", SELECTION_MAX_PARAMS);
 	s->params[s->nparams++] = (char *)arg;

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "run_command.h"
+#include "stop.h"
 #include "util.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -209,13 +211,13 @@ int cg_enter(struct cg_run *c)
 	if (p == 0) {
 		snprintf(pid, sizeof(pid), "%ld", (long)getpid());
 		if (cg_write(c, c->leaf, "cgroup.procs", pid)) {
-			fprintf(stderr, "pcbench: --cgroup: %s: %s\n", c->writes[c->nwrites - 1],
-				strerror(errno));
+			warn_msg("--cgroup: %s: %s", c->writes[c->nwrites - 1], strerror(errno));
 			_exit(2);
 		}
 		return 0;
 	}
 	child_pid = p;
+	stop_child(p, 1); /* until pass_on is in place, a signal that ends us ends it too */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = pass_on;
 	sigemptyset(&sa.sa_mask);
@@ -223,15 +225,14 @@ int cg_enter(struct cg_run *c)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	while (waitpid(p, &status, 0) < 0 && errno == EINTR)
-		;
+	run_wait(p, &status); /* EINTR retried; stop_child(p, 0) */
 	/* the measuring process's writes (cgroup.procs) are its own: record them for removal */
 	snprintf(pid, sizeof(pid), "%ld", (long)p);
 	if (c->nwrites < CG_MAX_WRITES)
 		snprintf(c->writes[c->nwrites++], sizeof(c->writes[0]), "%s/cgroup.procs: %s",
 			 c->leaf, pid);
 	cg_remove(c);
-	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	exit(run_exit_code(status));
 }
 
 json_t *cg_json(const struct cg_run *c)

@@ -122,14 +122,25 @@ static void model_family(struct family *f, const struct topo *topo)
 	model_opts_default(&mo);
 	f->model = xcalloc(MODEL_NCOLS, sizeof(*f->model));
 	if (!traced) {
-		fprintf(stderr, "pcbench: --with-model: %s: no traced build\n", f->name);
+		warn_msg("--with-model: %s: no traced build", f->name);
 		return;
 	}
 	model_run(traced, f->cfg, topo, f->pus, f->threads, &mo, &mr);
 	if (!mr.ok)
-		fprintf(stderr, "pcbench: --with-model: %s: %s\n", f->name, mr.reason);
+		warn_msg("--with-model: %s: %s", f->name, mr.reason);
 	model_csv_values(&mr, f->model);
 	model_result_free(&mr);
+}
+
+/* error_row - @f's repetition @rep failed with @msg: its status=error row, and the progress. */
+static void error_row(struct measure_run *run, struct family *f, int rep, const char *msg)
+{
+	char home[256];
+
+	set_current(run, NULL, 0);
+	home_cell(f, home, sizeof(home));
+	write_row(run, f, rep, ST_ERROR, msg, NULL, home);
+	progress(run, f, rep, ST_ERROR, msg);
 }
 
 /*
@@ -141,22 +152,14 @@ static void fail_after_create(void *arg, const char *msg)
 {
 	struct measure_run *run = arg;
 	struct family *f = run->cur_fam;
-	int rep = run->cur_rep;
-	char home[256];
 
-	if (f) {
-		set_current(run, NULL, 0);
-		home_cell(f, home, sizeof(home));
-		write_row(run, f, rep, ST_ERROR, msg, NULL, home);
-		progress(run, f, rep, ST_ERROR, msg);
-	}
+	if (f)
+		error_row(run, f, run->cur_rep, msg);
 	utc_now(run->ctx.end, sizeof(run->ctx.end));
 	write_context(run);
 	close_outputs(run);
-	fprintf(stderr,
-		"pcbench: the run stopped on that error: %d of %d measurements kept in %s%s\n",
-		run->done, run->total, run->run_dir_shown,
-		f ? " (the last one as a status=error row)" : "");
+	warn_msg("the run stopped on that error: %d of %d measurements kept in %s%s", run->done,
+		 run->total, run->run_dir_shown, f ? " (the last one as a status=error row)" : "");
 	outputs_unlock(run);
 }
 
@@ -187,8 +190,7 @@ static struct topo *load_topology(struct measure_run *run, const struct options 
 			    "this host's topology (fingerprint %s, %d PUs) differs from the file's "
 			    "(fingerprint %s, %d PUs)",
 			    fp, topo_npus(host), run->topology_fp, topo_npus(t));
-	fprintf(stderr, "pcbench: --check-host: this host matches %s (fingerprint %s)\n",
-		o->sel.topology, fp);
+	warn_msg("--check-host: this host matches %s (fingerprint %s)", o->sel.topology, fp);
 	topo_free(t);
 	return host;
 }
@@ -233,7 +235,7 @@ static void check_machine(struct measure_run *run, const struct topo *topo)
 			    excluded[0] ? json_string(excluded) : json_null());
 	machine_check(&run->machine, topo, pus, n);
 	for (int i = 0; i < run->machine.nwarnings; i++)
-		fprintf(stderr, "pcbench: warning: %s\n", run->machine.warnings[i]);
+		warn_msg("warning: %s", run->machine.warnings[i]);
 	run->ctx.machine = run->machine.json;
 	free(pus);
 }
@@ -348,14 +350,13 @@ static void warn_too_few(const struct measure_run *run)
 			      : stats_signrank_blocks_needed(most, BLOCKS_ALPHA);
 	if (o->independent ? o->repetitions < need
 			   : (o->reps_set ? o->repetitions : o->max_blocks) < need)
-		fprintf(stderr,
-			"pcbench: warning: %s %d is below the %d %s a verdict needs for a "
-			"table of %d comparison%s (p < %g after Holm): such comparisons will "
-			"say no verdict\n",
-			o->independent || o->reps_set ? "-r" : "--max-blocks",
-			o->independent || o->reps_set ? o->repetitions : o->max_blocks, need,
-			o->independent ? "ok repetitions a side" : "clean blocks", most,
-			most == 1 ? "" : "s", BLOCKS_ALPHA);
+		warn_msg("warning: %s %d is below the %d %s a verdict needs for a "
+			 "table of %d comparison%s (p < %g after Holm): such comparisons will "
+			 "say no verdict",
+			 o->independent || o->reps_set ? "-r" : "--max-blocks",
+			 o->independent || o->reps_set ? o->repetitions : o->max_blocks, need,
+			 o->independent ? "ok repetitions a side" : "clean blocks", most,
+			 most == 1 ? "" : "s", BLOCKS_ALPHA);
 }
 
 /*
@@ -404,15 +405,14 @@ static int prepare(struct measure_run *run, int argc, char **argv, int check)
 	run->pmu = pmu_resolve_for(run->opt.events, run->opt.events_kernel, run->opt.pmu, err,
 				   sizeof(err));
 	if (!run->pmu) {
-		fprintf(stderr, "pcbench: %s\n", err);
+		warn_msg("%s", err);
 		return 2;
 	}
 	event_columns(run, &run->opt);
 
 	run->topo = load_topology(run, &run->opt);
 	if (!run->opt.dry_run && topo_excluded(run->topo, err, sizeof(err)))
-		fprintf(stderr, "pcbench: plans use %d of the host's PUs: excluded %s\n",
-			topo_npus(run->topo), err);
+		warn_msg("plans use %d of the host's PUs: excluded %s", topo_npus(run->topo), err);
 	build_families(run, &run->opt, run->topo);
 	if (!run->opt.dry_run)
 		probe_threads(run);
@@ -465,6 +465,20 @@ void measure_dir_make(struct measure_dir *d)
 }
 
 /*
+ * gb_terminated - Google Benchmark could not go on and called std::terminate (a thread it
+ * could not start; gbshim_on_terminate): the family it was starting (@arg, a job) gets its
+ * status=error row with @why (fail_after_create), context.json its end; exit 1.
+ */
+static void gb_terminated(void *arg, const char *why)
+{
+	struct job *job = arg;
+
+	if (job)
+		set_current(job->run, job->f, job->f->reps_done + 1);
+	die("Google Benchmark", "threads", "%s", why);
+}
+
+/*
  * gb_run - @n families of run->gbf through Google Benchmark (@reps repetitions each), then
  * --benchmark_out's file rewritten (temp file and rename) with every run so far. A C++
  * exception caught at the shim's boundary stops the run: its reason on stderr, exit 1.
@@ -475,16 +489,22 @@ static void gb_run(struct measure_run *run, int n, int reps)
 	size_t len;
 	char *text;
 
+	gbshim_on_terminate(gb_terminated);
 	if (gbshim_run(run->gbf, n, reps, family_thread)) {
-		fprintf(stderr, "pcbench: Google Benchmark: %s: the run stops here\n",
-			gbshim_error());
+		struct job *job = gbshim_failed_arg();
+		char *msg = xasprintf("Google Benchmark: %s", gbshim_error());
+
+		warn_msg("%s: the run stops here", msg);
+		if (job) /* the family it was starting (its threads): a status=error row */
+			error_row(run, job->f, job->f->reps_done + 1, msg);
+		free(msg);
 		run->gb_failed = 1;
 	}
 	if (!out)
 		return;
 	text = gbshim_out_text(&len);
 	if (!text)
-		fprintf(stderr, "pcbench: --benchmark_out: %s: %s\n", out, gbshim_error());
+		warn_msg("--benchmark_out: %s: %s", out, gbshim_error());
 	if (!text || outfile_write_named(out, text, len))
 		run->write_failed = 1;
 	free(text);
@@ -505,13 +525,12 @@ static void run_blocks(struct measure_run *run)
 	int windows = 0, spent = 0;
 
 	run->budget_end = run->t_first + o->budget_s;
-	fprintf(stderr,
-		"pcbench: blocks: %d table%s, at least %d windows (%s); window %g s%s; the budget "
-		"of %g s plans at most %d windows\n",
-		run->ntables, run->ntables == 1 ? "" : "s", run->min_windows,
-		o->reps_set ? "-r blocks each" : "the fewest blocks for p < 0.05 after Holm",
-		o->time_s, o->time_set ? "" : " (chosen for the budget)", o->budget_s,
-		run->planned_windows);
+	warn_msg("blocks: %d table%s, at least %d windows (%s); window %g s%s; the budget "
+		 "of %g s plans at most %d windows",
+		 run->ntables, run->ntables == 1 ? "" : "s", run->min_windows,
+		 o->reps_set ? "-r blocks each" : "the fewest blocks for p < 0.05 after Holm",
+		 o->time_s, o->time_set ? "" : " (chosen for the budget)", o->budget_s,
+		 run->planned_windows);
 	for (int b = 1;
 	     !spent && !stop_requested && !run->write_failed && !run->stopped && !run->gb_failed;
 	     b++) {
@@ -584,8 +603,7 @@ static int begin_outputs(struct measure_run *run)
 		run->write_failed = 1;
 	latest_failed = link_latest(run); /* measured anyway; exit 1 at the end */
 	if (pmu_absent_note(run->pmu)[0])
-		fprintf(stderr, "pcbench: counters: %s (those cells stay empty)\n",
-			pmu_absent_note(run->pmu));
+		warn_msg("counters: %s (those cells stay empty)", pmu_absent_note(run->pmu));
 	run->total =
 	    run->opt.independent ? run->nfams * run->opt.repetitions : run->planned_windows;
 	run->t_first = now_s();
@@ -733,8 +751,8 @@ int measure_main(int argc, char **argv)
 		}
 	if (run->opt.profile) {
 		profile_cfg_init(&run->prof, run->opt.time_s);
-		fprintf(stderr, "pcbench: --profile: %s%s%s\n", run->prof.plan.note,
-			run->prof.ks ? "" : "; kernel addresses unnamed: ", run->prof.ks_why);
+		warn_msg("--profile: %s%s%s", run->prof.plan.note,
+			 run->prof.ks ? "" : "; kernel addresses unnamed: ", run->prof.ks_why);
 	}
 	run->ctx.options_json = options_json(run, &run->opt);
 	check_machine(run, run->topo);
@@ -755,8 +773,8 @@ int measure_main(int argc, char **argv)
 		write_context(run);
 		write_objects(run);
 		close_outputs(run);
-		fprintf(stderr, "pcbench: interrupted: %d of %d measurements kept in %s\n",
-			run->done, run->total, run->run_dir_shown);
+		warn_msg("interrupted: %d of %d measurements kept in %s", run->done, run->total,
+			 run->run_dir_shown);
 		write_run_dir_file(run);
 		outputs_unlock(run);
 		return 3;

@@ -284,8 +284,7 @@ static int add_scenario(struct build *b, const struct scenario *sc, int named, c
 		if (named)
 			usage_error("--layout", lname, "scenario %s cannot use it: %s", sc->name,
 				    why);
-		fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", lname, sc->name,
-			why);
+		warn_msg("--layout %s: not for scenario %s (%s)", lname, sc->name, why);
 		return 0;
 	}
 	if (!selection_each(sc, pre, wls, add_families, b))
@@ -297,8 +296,7 @@ static int add_scenario(struct build *b, const struct scenario *sc, int named, c
 		usage_error("--layout", lname,
 			    "scenario %s cannot use it (preset %s, workload %s): %s", sc->name,
 			    b->refused.preset->name, b->refused.wl->name, b->why);
-	fprintf(stderr, "pcbench: --layout %s: not for scenario %s (%s)\n", lname, sc->name,
-		b->why);
+	warn_msg("--layout %s: not for scenario %s (%s)", lname, sc->name, b->why);
 	return 0;
 }
 

@@ -62,6 +62,21 @@ struct gb_result {
 int gbshim_run(const struct gb_family *fams, int n, int repetitions,
 	       void (*thread_fn)(void *arg, int thread_index, struct gb_result *result));
 
+/*
+ * gbshim_on_terminate - what ends the run when Google Benchmark calls std::terminate inside
+ * gbshim_run instead of throwing: with 3 threads or more, a thread it cannot create (a
+ * memory or process limit) while another already runs is destroyed joinable, which is
+ * std::terminate (SIGABRT, rc 134, before). @fn(family->arg of the family being started,
+ * or NULL when none is known; why) must not return (pcbench's die: an error row, exit 1).
+ */
+void gbshim_on_terminate(void (*fn)(void *arg, const char *why));
+/*
+ * gbshim_failed_arg - after gbshim_run returned -1: the family->arg of the family Google
+ * Benchmark was starting (one of its threads began, or it is the only one not yet run), or
+ * NULL when that is not known.
+ */
+void *gbshim_failed_arg(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -98,7 +98,7 @@ int objects_log_write(const struct objects_log *log, const char *path)
 	int rc;
 
 	if (!text) {
-		fprintf(stderr, "pcbench: %s: %s\n", path, strerror(ENOMEM));
+		warn_msg("%s: %s", path, strerror(ENOMEM));
 		return -1;
 	}
 	rc = outfile_write_all(path, text, strlen(text));

@@ -141,13 +141,13 @@ int link_latest(struct measure_run *run)
 		return 0;
 	n = strlen(res);
 	if (latest_check(err, sizeof(err))) { /* made since the check before measuring */
-		fprintf(stderr, "pcbench: %s\n", err);
+		warn_msg("%s", err);
 		return -1;
 	}
 	unlink("results/latest.tmp");
 	if (symlink(dir + n + 1, "results/latest.tmp") ||
 	    rename("results/latest.tmp", "results/latest")) {
-		fprintf(stderr, "pcbench: results/latest: %s\n", strerror(errno));
+		warn_msg("results/latest: %s", strerror(errno));
 		unlink("results/latest.tmp");
 		return -1; /* an output that could not be written: exit 1 */
 	}
@@ -479,7 +479,7 @@ static int close_csv(struct measure_run *run, struct csv_writer *w)
 	int failed = w && run->write_failed, ret = csv_close_or_remove(w);
 
 	if (ret && !failed) /* a failed row was reported when it happened */
-		fprintf(stderr, "pcbench: %s: %s\n", path, strerror(errno));
+		warn_msg("%s: %s", path, strerror(errno));
 	free(path);
 	return ret;
 }
@@ -497,7 +497,7 @@ int close_outputs(struct measure_run *run)
 		unlink(run->jsonl_path);
 	if (e) {
 		if (!run->write_failed) /* a failed row was reported when it happened */
-			fprintf(stderr, "pcbench: %s: %s\n", run->jsonl_path, strerror(e));
+			warn_msg("%s: %s", run->jsonl_path, strerror(e));
 		bad = -1;
 	}
 	run->csv = run->csv_extra = run->prof_csv = NULL;
@@ -511,7 +511,7 @@ void write_context(struct measure_run *run)
 
 	if (!context_write(&run->ctx, run->context_path, err, sizeof(err)))
 		return;
-	fprintf(stderr, "pcbench: %s\n", err);
+	warn_msg("%s", err);
 	run->write_failed = 1; /* the run's record is not on disk: exit 1 */
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "esc.h"
 #include "pmu_events.h"
 #include "run.h"
 #include "util.h"
@@ -416,9 +417,8 @@ static void write_profile(struct measure_run *run, const char **v, const struct 
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)w->cnt[i]);
 		pv[11] = memcg ? "1" : "0";
 		if (csv_write_row(run->prof_csv, pv)) {
-			fprintf(stderr,
-				"pcbench: %s: %s: stopping; the rows already written are intact\n",
-				csv_path(run->prof_csv), strerror(errno));
+			warn_msg("%s: %s: stopping; the rows already written are intact",
+				 csv_path(run->prof_csv), strerror(errno));
 			run->write_failed = 1;
 		}
 	}
@@ -452,17 +452,16 @@ void write_row(struct measure_run *run, const struct family *f, int rep, enum st
 		struct csv_writer *w = i ? run->csv_extra : run->csv;
 
 		if (w && !run->write_failed && csv_write_row(w, v)) {
-			fprintf(stderr,
-				"pcbench: %s: %s: stopping; the rows already written are "
-				"intact\n",
-				csv_path(w), strerror(errno));
+			warn_msg("%s: %s: stopping; the rows already written are "
+				 "intact",
+				 csv_path(w), strerror(errno));
 			run->write_failed = 1;
 		}
 	}
 	if (run->jsonl && !run->write_failed &&
 	    results_jsonl_row(run->jsonl, run->cols, v, run->ncols)) {
-		fprintf(stderr, "pcbench: %s: %s: stopping; the rows already written are intact\n",
-			run->jsonl_path, strerror(errno));
+		warn_msg("%s: %s: stopping; the rows already written are intact", run->jsonl_path,
+			 strerror(errno));
 		run->write_failed = 1;
 	}
 	free(v);
@@ -529,8 +528,8 @@ static void progress_plain(struct measure_run *run)
 
 		snprintf(eta, sizeof(eta), "<= %s (budget)", fmt_min_s(left, b, sizeof(b)));
 	}
-	fprintf(stderr, "pcbench: progress: %d/%d %s%s, ETA %s, %d disturbed\n", run->done, total,
-		o->independent ? "measurements" : "windows", blk, eta, run->disturbed);
+	warn_msg("progress: %d/%d %s%s, ETA %s, %d disturbed", run->done, total,
+		 o->independent ? "measurements" : "windows", blk, eta, run->disturbed);
 }
 
 /*
@@ -542,13 +541,19 @@ void progress(struct measure_run *run, const struct family *f, int rep, enum sta
 	      const char *what)
 {
 	static int tty = -1;
-	char eta[32];
+	char eta[32], name[1024], where[512];
 
 	if (tty < 0)
 		tty = isatty(2);
+	/* a layout path or placement given by the user: control and bidi characters escaped */
+	esc_buf(name, sizeof(name), f->name);
+	esc_buf(where, sizeof(where), f->placement);
 	if (st == ST_ERROR) {
-		fprintf(stderr, "%spcbench: %s rep %d/%d: error: %s\n", tty ? "\r\033[K" : "",
-			f->name, rep, run->opt.repetitions, what);
+		char why[1024];
+
+		esc_buf(why, sizeof(why), what);
+		fprintf(stderr, "%spcbench: %s rep %d/%d: error: %s\n", tty ? "\r\033[K" : "", name,
+			rep, run->opt.repetitions, why);
 		if (!tty)
 			progress_plain(run);
 		return;
@@ -569,8 +574,8 @@ void progress(struct measure_run *run, const struct family *f, int rep, enum sta
 	}
 	/* short, so that it fits a terminal's line and \r can rewrite it */
 	fprintf(stderr, "\r\033[K[%d/%d] %s %s %s %s t=%d rep %d/%d: %s  ETA %s", run->done,
-		run->total, f->sc->name, f->preset->name, f->wl->name, f->placement, f->threads,
-		rep, run->opt.repetitions, st == ST_OK ? what : status_names[st],
+		run->total, f->sc->name, f->preset->name, f->wl->name, where, f->threads, rep,
+		run->opt.repetitions, st == ST_OK ? what : status_names[st],
 		fmt_min_s(eta_s(run, run->total, now_s()), eta, sizeof(eta)));
 }
 

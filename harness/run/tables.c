@@ -109,13 +109,14 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 		}
 	if (o->csv && !(csv = csv_create(o->csv, cols, ncols, 0, err, sizeof(err))))
 		usage_error("--csv", o->csv, "%s", err);
-	printf("topology %s (fingerprint %s)%s\n", topo_source(topo), run->topology_fp,
-	       topo_is_host(topo) ? "" : ", not this machine: plan only");
+	/* the --topology file and the placement, the user's text: escaped */
+	print_esc(stdout, "topology %s (fingerprint %s)%s", topo_source(topo), run->topology_fp,
+		  topo_is_host(topo) ? "" : ", not this machine: plan only");
 	if (topo_excluded(topo, excluded, sizeof(excluded))) {
 		topo_allowed_list(topo, allowed, sizeof(allowed));
 		printf("allowed PUs %s (%d); excluded %s\n", allowed, topo_npus(topo), excluded);
 	}
-	printf("placement %s, memory home %s\n", o->sel.placement, o->home);
+	print_esc(stdout, "placement %s, memory home %s", o->sel.placement, o->home);
 	for (int i = 0; i < run->nfams; i++) {
 		const struct family *f = &run->fams[i];
 		int dup = 0, pairs[PAIR_COUNT] = {0};

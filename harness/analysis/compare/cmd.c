@@ -387,7 +387,7 @@ int compare_main(int argc, char **argv)
 	cp->o.fmt->fn(cp, h, stdout);
 	status = cp->o.out_dir ? write_files(cp, h, cp->o.out_dir) : 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "pcbench: compare: writing the report: %s\n", strerror(errno));
+		warn_msg("compare: writing the report: %s", strerror(errno));
 		return 1;
 	}
 	return status;

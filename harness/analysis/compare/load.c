@@ -173,6 +173,7 @@ void cmp_load_run(struct cmp_run *r, const char *arg)
 		while (base > from && base[-1] != '/')
 			base--;
 		r->label = xasprintf("%.*s", (int)(from + n - base), base);
+		esc_inplace(&r->label); /* the directory's name, as the names read above */
 	}
 	if (!r->host && r->c_host >= 0)
 		r->host = xstrdup(cmp_cell_at(r, 0, r->c_host));

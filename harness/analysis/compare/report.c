@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "compare.h"
+#include "esc.h"
 
 /* ---- formatting ---- */
 
@@ -78,8 +79,10 @@ static void hdr(struct header *h, const char *key, char *val)
 static char *run_desc(const struct cmp_run *r)
 {
 	struct sb b = {0};
+	char *arg = esc_text(r->arg); /* the run as the user named it, escaped */
 
-	sb_printf(&b, "%s (%s", r->label, r->arg);
+	sb_printf(&b, "%s (%s", r->label, arg);
+	free(arg);
 	if (r->start)
 		sb_printf(&b, ", started %s", r->start);
 	sb_printf(&b, ", %d rows)", r->t->nrows);
