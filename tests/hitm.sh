@@ -4,8 +4,9 @@
 #    perf script text in perf's own format, Intel-style (intel.script, and the same samples
 #    as perf 6.1 prints their levels: intel61.script) and AMD IBS-style (amd.script) data_src: samples outside every window, outside every object, in a hole,
 #    on a field boundary (offsets 255 and 256 of L1) and stores; the measured tables must
-#    equal tests/fixtures/hitm/*.golden exactly (the model's columns, which follow " |",
-#    are checked for presence only: test_model pins the model's numbers);
+#    equal tests/golden/hitm/*.txt exactly (PCBENCH_UPDATE_GOLDEN=1 rewrites them; the
+#    model's columns, which follow " |", are checked for presence only: test_model pins
+#    the model's numbers);
 #  - objects.json of a short real run (--time 0.02): parsed back by hitm report, one
 #    window per repetition, CLOCK_MONOTONIC, every object with a base and a layout;
 #  - where perf can record software samples: hitm report runs perf script itself on a
@@ -26,19 +27,22 @@ fx=$src/tests/fixtures/hitm
 
 
 for arch in intel intel61 amd; do
-	golden=$fx/${arch%61}.golden # intel61: the same samples as perf 6.1 prints them
+	golden=$src/tests/golden/hitm/${arch%61}.txt # intel61: the samples as perf 6.1 prints them
 	if ! (cd "$fx" && "$pcbench" hitm report run --script "$arch.script") >"$tmp/$arch.out" 2>"$tmp/err"; then
 		no "hitm report $arch: exit $? ($(cat "$tmp/err"))"
 		continue
 	fi
 	sed 's/  |.*//' "$tmp/$arch.out" >"$tmp/$arch.measured"
+	if [ -n "${PCBENCH_UPDATE_GOLDEN:-}" ] && [ "$arch" != intel61 ]; then
+		cp "$tmp/$arch.measured" "$golden" && echo "rewrote $golden"
+	fi
 	diff -u "$golden" "$tmp/$arch.measured" || no "hitm report $arch: differs from $golden"
 	grep -q '^L1.memory.usage .* | *[0-9][0-9.]* ' "$tmp/$arch.out" ||
 		no "hitm report $arch: no model column for L1.memory.usage"
 done
 # The same samples from stdin.
 (cd "$fx" && "$pcbench" hitm report run --script -) <"$fx/intel.script" | sed 's/  |.*//' >"$tmp/stdin.out"
-diff -q "$fx/intel.golden" "$tmp/stdin.out" >/dev/null || no "hitm report --script -: differs"
+diff -q "$src/tests/golden/hitm/intel.txt" "$tmp/stdin.out" >/dev/null || no "hitm report --script -: differs"
 
 # objects.json of a real run, parsed back.
 run=$tmp/run

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """jsonl_types.py SRCDIR FILE... - load each results.jsonl with Python's json and check every
-member's type against the column table: RESULTS_COLUMNS in harness/analysis/results.h (the
-fixed columns) and col_kinds[] in harness/analysis/results.c (the variable families), and
+member's type against the column table: RESULTS_COLUMNS in harness/libraries/results/results.h (the
+fixed columns) and col_kinds[] in harness/libraries/results/results.c (the variable families), and
 that docs/results-csv.md gives each fixed column the same type. Prints each column's JSON
 types; exits 1 on a mismatch."""
 import json
@@ -10,8 +10,8 @@ import re
 import sys
 
 src = sys.argv[1]
-fixed = dict(re.findall(r'X\(\w+, "(\w+)", RT_(\w+)\)', open(src + "/harness/analysis/results.h").read()))
-kinds = re.findall(r'\{"(\w+)", (WHOLE|PREFIX|SUFFIX), RT_(\w+)\}', open(src + "/harness/analysis/results.c").read())
+fixed = dict(re.findall(r'X\(\w+, "(\w+)", RT_(\w+)\)', open(src + "/harness/libraries/results/results.h").read()))
+kinds = re.findall(r'\{"(\w+)", (WHOLE|PREFIX|SUFFIX), RT_(\w+)\}', open(src + "/harness/libraries/results/results.c").read())
 words = {"TEXT": "text", "INT": "integer", "NUM": "number", "PARAM": "parameter"}
 fail = 0
 

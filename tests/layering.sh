@@ -1,8 +1,20 @@
 #!/bin/sh
-# layering.sh SRCDIR OBJECT... - the rooms of the harness keep their order:
-#  - no file outside harness/run/ (and main.c, the dispatcher) includes a header of run/;
-#  - benches/ includes only harness/api/, harness/lib/, its own headers and layout.h (the
-#    layout room's public header);
+# layering.sh SRCDIR OBJECT... - the harness stands in three layers, each a room of
+# harness/, and main.c on top:
+#   1 libraries  harness/libraries/ (lib, results, stats, pmu, layout: the layout core) and
+#                topology/ (and the generated built-in layout table)
+#   2 engines    harness/engines/ (api, plan, measure, model, compare, plot, hitm, layout)
+#                and benches/ (the scenarios, on the scenario API)
+#   3 commands   harness/commands/ (one cmd_NAME.c per subcommand, commands.h)
+#   4 main       harness/main.c (the command table)
+# The rule: a file includes and calls only its own layer and the layers below it. No
+# library includes or calls an engine, a command or main; no engine (nor scenario) includes
+# or calls a command or main (the run's closing compare is the compare engine's
+# compare_run_report, not `pcbench compare`); no command includes or calls main.c. Also:
+#  - readers look a results column up by its enum (results.h: results_col), never with
+#    csv_col(t, "name") outside harness/libraries/results/;
+#  - benches/ includes only harness/engines/api/, harness/libraries/lib/, its own headers
+#    and layout.h (the layout library's public header);
 #  - no loop of includes between files (the include graph, "x.h" resolved by file name);
 #  - no loop of calls between files: an edge from a to b when a's object needs a symbol
 #    b's object defines (nm), over the objects given: pcbench's, pcbench_core's and the
@@ -22,15 +34,30 @@ while read -r f; do
 		while read -r h; do echo "$f ${h##*/}"; done
 done <"$tmp/files" >"$tmp/includes"
 
-# run/ headers included from elsewhere
-ls harness/run/*.h | sed 's|.*/||' >"$tmp/runh"
-awk 'NR == FNR { run[$1] = 1; next }
-     $1 !~ /^harness\/run\// && $1 != "harness/main.c" && run[$2] {
-	print "FAIL: " $1 " includes run/ header " $2; bad = 1 }
-     END { exit bad }' "$tmp/runh" "$tmp/includes" || fail=1
+# the layer of a source path (1 libraries, 2 engines, 3 commands, 4 main; 0 unknown)
+layer='function layer(f) {
+	if (f ~ /^harness\/libraries\// || f ~ /^topology\// || f ~ /layouts_builtin/) return 1
+	if (f ~ /^harness\/engines\// || f ~ /^benches\//) return 2
+	if (f ~ /^harness\/commands\//) return 3
+	if (f == "harness/main.c") return 4
+	return 0 }
+function lname(n) { return n == 1 ? "library" : n == 2 ? "engine" : n == 3 ? "command" : "main" }'
+
+# every file in a layer
+awk "$layer"' !layer($1) { print "FAIL: " $1 " is in no layer (harness/libraries, engines, commands)"; bad = 1 }
+     END { exit bad }' "$tmp/files" || fail=1
+
+# upward includes: a header of a higher layer
+awk "$layer"' NR == FNR { n = $1; sub(/.*\//, "", n); path[n] = $1; next }
+     path[$2] && layer(path[$2]) > layer($1) {
+	print "FAIL: " $1 " (" lname(layer($1)) ") includes " path[$2] " (" lname(layer(path[$2])) ")"; bad = 1 }
+     END { exit bad }' "$tmp/files" "$tmp/includes" || fail=1
+
+# readers get a results column by its enum (results_col, results_var_col), not by name
+grep -rn 'csv_col(.*"' harness | grep -v '^harness/libraries/results/' | sed 's/^/FAIL: a column by name, not by enum: /' | grep . && fail=1
 
 # benches/: api/, lib/, its own headers, layout.h
-ls harness/api/*.h harness/lib/*.h benches/*.h | sed 's|.*/||' >"$tmp/benchok"
+ls harness/engines/api/*.h harness/libraries/lib/*.h benches/*.h | sed 's|.*/||' >"$tmp/benchok"
 echo layout.h >>"$tmp/benchok"
 awk 'NR == FNR { ok[$1] = 1; next }
      $1 ~ /^benches\// && !ok[$2] {
@@ -59,6 +86,12 @@ awk '$1 == "D" { def[$2] = $3; next } $1 == "U" && def[$2] && def[$2] != $3 { pr
 	"$tmp/syms" "$tmp/syms" | sort -u >"$tmp/calls"
 awk '{ print $1, $2 }' "$tmp/calls" | sort -u >"$tmp/callgraph"
 [ -s "$tmp/callgraph" ] || { echo "FAIL: no calls between objects found"; exit 1; }
+# upward calls: a symbol of a higher layer (an engine calling a command among them)
+awk "$layer"' { a = $1; b = $2; sub(/^.*\.dir\//, "", a); sub(/^.*\.dir\//, "", b) }
+     !layer(a) || !layer(b) { print "FAIL: an object in no layer: " (layer(a) ? b : a); bad = 1; next }
+     layer(b) > layer(a) {
+	print "FAIL: " a " (" lname(layer(a)) ") calls " $3 " of " b " (" lname(layer(b)) ")"; bad = 1 }
+     END { exit bad }' "$tmp/calls" || fail=1
 if ! tsort "$tmp/callgraph" >/dev/null 2>"$tmp/callloop"; then
 	echo "FAIL: a loop of calls between files (caller callee symbol):"
 	sed -n 's/^tsort: //p' "$tmp/callloop" | grep -v 'input contains a loop' >"$tmp/members"

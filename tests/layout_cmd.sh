@@ -7,7 +7,8 @@
 #  - every tests/fixtures/layouts/bad-*.layout exits 2 with FILE:LINE and the problem its
 #    "# expect:" line names (with the "# args:" it gives, e.g. --scenario for the missing
 #    field and the non-atomic RMW);
-#  - import of every good pahole fixture equals its import-*.layout, also from stdin; every
+#  - import of every good pahole fixture equals its tests/golden/layout/import-*.layout
+#    (PCBENCH_UPDATE_GOLDEN=1 rewrites them), also from stdin; every
 #    bad one exits 2 with FILE:LINE; --from-object with a missing or failing pahole exits 2;
 #  - show --scenario: both page_counter presets flag memory.usage's line on v6.0 and not
 #    on v6.1; usage errors exit 2;
@@ -138,8 +139,10 @@ done
 for n in holey nested nested-relative multi typedef-chain; do
 	(cd "$fx/pahole" && "$pcbench" layout import "$n.txt") >"$tmp/imp" 2>"$tmp/err" ||
 		no "import $n.txt: $(cat "$tmp/err")"
-	cmp -s "$tmp/imp" "$fx/layouts/import-$n.layout" && echo "ok: import $n.txt == import-$n.layout" ||
-		{ no "import $n.txt differs from import-$n.layout:"; diff "$fx/layouts/import-$n.layout" "$tmp/imp" | sed 's/^/    /'; }
+	gold=$src/tests/golden/layout/import-$n.layout
+	[ -n "${PCBENCH_UPDATE_GOLDEN:-}" ] && cp "$tmp/imp" "$gold" && echo "rewrote $gold"
+	cmp -s "$tmp/imp" "$gold" && echo "ok: import $n.txt == import-$n.layout" ||
+		{ no "import $n.txt differs from $gold:"; diff "$gold" "$tmp/imp" | sed 's/^/    /'; }
 	"$pcbench" layout import - <"$fx/pahole/$n.txt" >"$tmp/stdin" 2>"$tmp/err" ||
 		no "import - <$n.txt: $(cat "$tmp/err")"
 	grep -v '^#\|^desc' "$tmp/stdin" >"$tmp/a"

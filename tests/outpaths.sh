@@ -7,7 +7,7 @@
 #  - a file option (FILE) naming a FIFO, a character device (mknod, as root), a symlink to a
 #    FIFO, a directory or a dangling symlink is refused: exit 2, nothing created or changed;
 #  - a directory option (DIR): each file pcbench creates in it (run_files[] in
-#    harness/run/outputs.c, compare's report files from its format table, model.csv, the
+#    harness/engines/measure/outputs.c, compare's report files from its format table, model.csv, the
 #    merged files, the PNGs) planted as a symlink to a file outside, a dangling symlink or
 #    a FIFO is refused the same way, and nothing is written through the link;
 #  - a user-named FILE that is a symlink to a regular file is followed, as a shell's `>`.
@@ -27,27 +27,27 @@ PAHOLE=$SRC/tests/fixtures/pahole/holey.txt
 SUGGEST="$SRC/tests/fixtures/layouts/conn.layout --recipe $SRC/tests/fixtures/recipes/conn.recipe -t 2 --ops 10 --warmup 0"
 
 # The output options: SOURCE-FILE OPTION KIND | arguments, @ is the path under test.
-table="harness/run/options.c out DIR | $RUN -o @
-harness/run/options.c csv FILE | $RUN --csv @ -o $T/new
-harness/run/options.c run-dir-file FILE | $RUN --run-dir-file @ -o $T/new
-harness/run/options.c benchmark_out FILE | $RUN --benchmark_out=@ -o $T/new
-harness/model/cli.c out DIR | $MODEL -o @
-harness/model/cli.c csv FILE | $MODEL --csv @
-harness/layout/layout_cmd.c out FILE | layout import $PAHOLE -o @
-harness/layout/layout_suggest.c out FILE | layout suggest $SUGGEST -o @
-harness/layout/layout_suggest.c csv FILE | layout suggest $SUGGEST --csv @
-harness/layout/layout_suggest.c measure DIR | layout suggest $SUGGEST --budget 1 --measure=@
-harness/analysis/compare/cmd.c out DIR | compare $T/run -o @
-harness/analysis/merge.c out DIR | merge $T/run -o @
-harness/analysis/plot.c out DIR | plot $T/run -o @"
+table="harness/commands/cmd_measure.c out DIR | $RUN -o @
+harness/commands/cmd_measure.c csv FILE | $RUN --csv @ -o $T/new
+harness/commands/cmd_measure.c run-dir-file FILE | $RUN --run-dir-file @ -o $T/new
+harness/commands/cmd_measure.c benchmark_out FILE | $RUN --benchmark_out=@ -o $T/new
+harness/commands/cmd_model.c out DIR | $MODEL -o @
+harness/commands/cmd_model.c csv FILE | $MODEL --csv @
+harness/engines/layout/layout_cmd.c out FILE | layout import $PAHOLE -o @
+harness/engines/layout/layout_suggest.c out FILE | layout suggest $SUGGEST -o @
+harness/engines/layout/layout_suggest.c csv FILE | layout suggest $SUGGEST --csv @
+harness/engines/layout/layout_suggest.c measure DIR | layout suggest $SUGGEST --budget 1 --measure=@
+harness/commands/cmd_compare.c out DIR | compare $T/run -o @
+harness/commands/cmd_merge.c out DIR | merge $T/run -o @
+harness/commands/cmd_plot.c out DIR | plot $T/run -o @"
 
 # Every output option in the code has a row.
 grep -rnE '^[[:space:]]*(OPT_[A-Z_]*\(|\{)"(out|csv|run-dir-file|measure)", [^,]*, "(FILE|DIR)"' "$SRC/harness" |
 	sed -E "s|^$SRC/||; s|:[0-9]+:[[:space:]]*(OPT_[A-Z_]*\(\|\{)\"([a-z-]*)\", [^,]*, \"([A-Z]*)\".*| \2 \3|" |
 	sort -u >"$T/code"
 # Google Benchmark's report file, taken out of argv by take_gb_args (not an option row).
-grep -q '"--benchmark_out="' "$SRC/harness/run/options.c" &&
-	echo "harness/run/options.c benchmark_out FILE" >>"$T/code" && sort -u -o "$T/code" "$T/code"
+grep -q '"--benchmark_out="' "$SRC/harness/commands/cmd_measure.c" &&
+	echo "harness/commands/cmd_measure.c benchmark_out FILE" >>"$T/code" && sort -u -o "$T/code" "$T/code"
 printf '%s\n' "$table" | sed 's/ |.*//' | sort -u >"$T/tested"
 if ! cmp -s "$T/code" "$T/tested"; then
 	echo "FAIL: output options in the code and in this test differ (< code, > test):"
@@ -57,10 +57,10 @@ fi
 
 # The files made inside each kind of directory, from the code.
 run_files=$(sed -n '/^static const char \*const run_files\[\] = {/,/};/p' \
-	"$SRC/harness/run/outputs.c" | grep -o '"[^"]*"' | tr -d '"')
+	"$SRC/harness/engines/measure/outputs.c" | grep -o '"[^"]*"' | tr -d '"')
 # (the lock file is named by a macro, RUN_LOCK, in that table)
-run_files="$run_files $(sed -n 's/^#define RUN_LOCK "\([^"]*\)"$/\1/p' "$SRC/harness/run/outputs.c")"
-cmp_files=$(grep -o '"compare[^"]*\.[a-z]*"}' "$SRC/harness/analysis/compare/formats.c" |
+run_files="$run_files $(sed -n 's/^#define RUN_LOCK "\([^"]*\)"$/\1/p' "$SRC/harness/engines/measure/outputs.c")"
+cmp_files=$(grep -o '"compare[^"]*\.[a-z]*"}' "$SRC/harness/engines/compare/formats.c" |
 	tr -d '"}')
 [ -n "$run_files" ] && [ -n "$cmp_files" ] || { echo "FAIL: no file names found"; exit 1; }
 inside() { # the files a DIR option's command creates in it

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_blocks.c - the block design's stopping rule (harness/run/blocks.c), as the measure
- * driver uses it: the fewest blocks for a verdict (6 for one comparison, 8 for four); a
+ * test_blocks.c - the block design's stopping rule (harness/engines/measure/blocks.c), as the
+ * measure driver uses it: the fewest blocks for a verdict (6 for one comparison, 8 for four); a
  * block with a disturbed window is left out and another block is needed; a table is done
  * when its comparisons are precise enough, at -r blocks, or at the maximum; the window the
  * budget gives; a fresh order per block is a permutation.

@@ -10,7 +10,8 @@
  * With "plot": PNG files from a fixture (scaling, forest, counters); fails when gnuplot is
  * absent (install-deps --plot).
  *
- * Golden files start with one comment line saying what they check; the rest must equal
+ * Golden files (tests/golden/compare/) start with one comment line saying what they check;
+ * the rest must equal
  * the output byte for byte. PCBENCH_UPDATE_GOLDEN=1 rewrites them from the current output
  * (keeping the comment line): review the diff before committing.
  */
@@ -26,10 +27,11 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "compare_run.h"
 #include "csv.h"
 #include "check.h"
 
-static char fixtures[4096];
+static char fixtures[4096], goldens[4096];
 
 static int count_entries(const char *dir);
 
@@ -128,14 +130,14 @@ static void result_free(struct result *r)
 	free(r->err);
 }
 
-/* golden - @out must equal the golden file @name after its first (comment) line. */
+/* golden - @out must equal tests/golden/compare/@name after its first (comment) line. */
 static void golden(const char *name, const char *out)
 {
 	char path[8192];
 	char *text, *body;
 	size_t len;
 
-	snprintf(path, sizeof(path), "%s/%s", fixtures, name);
+	snprintf(path, sizeof(path), "%s/%s", goldens, name);
 	text = slurp(path, &len);
 	if (!text) {
 		fail("%s: cannot read", path);
@@ -172,10 +174,10 @@ static void test_golden(void)
 	static const struct {
 		const char *fmt, *file;
 	} g[] = {
-	    {"summary", "golden-summary.txt"},
-	    {"table", "golden-table.txt"},
-	    {"lkp", "golden-lkp.txt"},
-	    {"markdown", "golden-markdown.md"},
+	    {"summary", "summary.txt"},
+	    {"table", "table.txt"},
+	    {"lkp", "lkp.txt"},
+	    {"markdown", "markdown.md"},
 	};
 
 	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
@@ -191,7 +193,7 @@ static void test_golden(void)
 		    run(compare_main, fixtures, NULL, "compare", "a.csv", "b.csv", NULL);
 
 		CHECK(r.code == 0, "compare a.csv b.csv: exit %d: %s", r.code, r.err);
-		golden("golden-two-runs.txt", r.out);
+		golden("two-runs.txt", r.out);
 		result_free(&r);
 	}
 }
@@ -632,6 +634,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	snprintf(fixtures, sizeof(fixtures), "%s/tests/fixtures/compare", argv[1]);
+	snprintf(goldens, sizeof(goldens), "%s/tests/golden/compare", argv[1]);
 	if (argc > 2 && !strcmp(argv[2], "plot")) {
 		rc = test_plot();
 	} else {
@@ -640,8 +643,8 @@ int main(int argc, char **argv)
 		test_one_run();
 		test_correction();
 		test_out_dir();
-		test_end_report("endrun", "golden-end.txt", 1);
-		test_end_report("blocks", "golden-blocks.txt", 1);
+		test_end_report("endrun", "end.txt", 1);
+		test_end_report("blocks", "blocks.txt", 1);
 		test_bad_input();
 		test_plot_without_gnuplot();
 	}

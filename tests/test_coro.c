@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_coro.c - the model's coroutine switch (harness/model/coro.h): the x86-64 switch of
+ * test_coro.c - the model's coroutine switch (harness/engines/model/coro.h): the x86-64 switch of
  * its own, or ucontext elsewhere and in the sanitizer builds.
  *
  *  1. three coroutines and the main stack take turns many times, each keeping its own

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_model.c - the coherence model (harness/model/model.c). Linked with the tracing build of the
- * scenarios, so scenario_find() gives traced scenarios. Every assertion is a count or a
+ * test_model.c - the coherence model (harness/engines/model/model.c). Linked with the tracing build
+ * of the scenarios, so scenario_find() gives traced scenarios. Every assertion is a count or a
  * property that holds for any reasonable interleaving, with fixed seeds; nothing is timed.
  *
  *  1. one virtual CPU: zero transfers, every preset x layout x workload, 64- and 128-byte lines;
@@ -23,13 +23,14 @@
  *  operation, a wait that cannot end is an error and not a hang, a virtual CPU left waiting
  *  after its operations is abandoned.
  *
- * `test_model SRCDIR update` rewrites the golden file for review.
+ * `test_model SRCDIR update`, or PCBENCH_UPDATE_GOLDEN=1, rewrites the golden files for review.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "harness.h"
 #include "model.h"
 #include "check.h"
@@ -763,7 +764,7 @@ static void golden_check(const char *srcdir, const char *name, const char *const
 	} else {
 		CHECK(same_file(tmp, golden, 1),
 		      "the model CSV differs from %s: if the change is intended, run "
-		      "`build/tests/test_model . update` and review the diff",
+		      "PCBENCH_UPDATE_GOLDEN=1 ctest -L golden and review the diff",
 		      golden);
 	}
 }
@@ -1060,7 +1061,8 @@ int main(int argc, char **argv)
 	test_socket(sc, spr);
 	test_topology(sc);
 	test_per_node(spr);
-	test_csv(srcdir, argc > 2 && !strcmp(argv[2], "update"));
+	test_csv(srcdir,
+		 (argc > 2 && !strcmp(argv[2], "update")) || getenv("PCBENCH_UPDATE_GOLDEN"));
 	topo_free(spr);
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);

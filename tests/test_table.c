@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_table.c - the one table printer (harness/lib/table.h): text and markdown output of
+ * test_table.c - the one table printer (harness/libraries/lib/table.h): text and markdown output of
  * a small table, hidden columns, sections, least widths and gaps between columns, and the
  * heading line of a table without rows (printed only with table_keep_heading).
  */

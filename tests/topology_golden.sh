@@ -2,9 +2,11 @@
 # topology_golden.sh PCBENCH SRCDIR [update] - the --dry-run plan of every placement policy
 # on every fixture in tests/topologies, at 1, 2, 4 and all threads, diffed against the
 # golden files in tests/golden/topology (the hwloc test-hwloc-calc style). With "update",
-# rewrite the golden files instead (review the diff before committing them).
+# (or with PCBENCH_UPDATE_GOLDEN=1, as every golden test of tests/golden/<area>/), rewrite
+# the golden files instead (review the diff before committing them).
 set -u
 pcbench=$1 src=$2 mode=${3:-check}
+[ -n "${PCBENCH_UPDATE_GOLDEN:-}" ] && mode=update
 golden=$src/tests/golden/topology
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
