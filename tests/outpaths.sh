@@ -1,9 +1,9 @@
 #!/bin/sh
 # outpaths.sh PCBENCH SRCDIR - every output path pcbench writes (docs/measuring.md, "Output
 # paths"), enumerated from the code:
-#  - every output option (an option named out, csv or run-dir-file in an option table under
-#    harness/, and measure's --benchmark_out=FILE) has a row in the table below, or the test
-#    fails;
+#  - every output option (an option named out, csv, run-dir-file or measure in an option
+#    table under harness/, and measure's --benchmark_out=FILE) has a row in the table below,
+#    or the test fails;
 #  - a file option (FILE) naming a FIFO, a character device (mknod, as root), a symlink to a
 #    FIFO, a directory or a dangling symlink is refused: exit 2, nothing created or changed;
 #  - a directory option (DIR): each file pcbench creates in it (run_files[] in
@@ -36,12 +36,13 @@ harness/commands/cmd_model.c csv FILE | $MODEL --csv @
 harness/engines/layout/layout_cmd.c out FILE | layout import $PAHOLE -o @
 harness/engines/layout/layout_suggest.c out FILE | layout suggest $SUGGEST -o @
 harness/engines/layout/layout_suggest.c csv FILE | layout suggest $SUGGEST --csv @
+harness/engines/layout/layout_suggest.c measure DIR | layout suggest $SUGGEST --budget 1 --measure=@
 harness/commands/cmd_compare.c out DIR | compare $T/run -o @
 harness/commands/cmd_merge.c out DIR | merge $T/run -o @
 harness/commands/cmd_plot.c out DIR | plot $T/run -o @"
 
 # Every output option in the code has a row.
-grep -rnE '^[[:space:]]*(OPT_[A-Z_]*\(|\{)"(out|csv|run-dir-file)", [^,]*, "(FILE|DIR)"' "$SRC/harness" |
+grep -rnE '^[[:space:]]*(OPT_[A-Z_]*\(|\{)"(out|csv|run-dir-file|measure)", [^,]*, "(FILE|DIR)"' "$SRC/harness" |
 	sed -E "s|^$SRC/||; s|:[0-9]+:[[:space:]]*(OPT_[A-Z_]*\(\|\{)\"([a-z-]*)\", [^,]*, \"([A-Z]*)\".*| \2 \3|" |
 	sort -u >"$T/code"
 # Google Benchmark's report file, taken out of argv by take_gb_args (not an option row).
@@ -66,6 +67,7 @@ inside() { # the files a DIR option's command creates in it
 	case "$1" in
 	"$RUN -o @") echo $run_files $cmp_files ;;
 	"$MODEL -o @") echo model.csv ;;
+	"layout suggest "*) echo $run_files $cmp_files suggested.layout today.layout hitm.recipe ;;
 	"compare "*) echo $cmp_files ;;
 	"merge "*) echo results.csv results.jsonl ;;
 	"plot "*) echo scaling-page_counter-direct.png forest-page_counter-direct.png counters-page_counter.png ;;

@@ -89,7 +89,8 @@ struct cmp_run {
 	char *machine;			/* machine.summary from context.json, or NULL */
 	const char *incomplete;		/* why the run is incomplete (struct run_file), or NULL */
 	char *design;			/* options.design from context.json, or NULL */
-	double precision;		/* options.precision from context.json, or NaN */
+	char *layouts;	  /* options.param's layout=A,B from context.json ("A,B"), or NULL */
+	double precision; /* options.precision from context.json, or NaN */
 	struct csv_table *t;
 	int col[NREQ];
 	int c_host, c_home, c_topo;
@@ -120,7 +121,8 @@ struct group {
 struct entry {
 	char *scenario, *preset, *layout;
 	char **pv; /* value of every global parameter ("" when absent) */
-	long sc_rank, preset_rank, first;
+	/* layout_rank: the layout's place in the run's -D layout=A,B (A first; else after) */
+	long sc_rank, preset_rank, layout_rank, first;
 	char *label;
 };
 

@@ -248,6 +248,25 @@ static int group_of(struct compare *c, int ri, int row)
 	return g;
 }
 
+/*
+ * layout_rank - @ly's place in run @r's -D layout=A,B (its families differ in layout only:
+ * A is the base, as the first preset is), or LONG_MAX when not listed there.
+ */
+static long layout_rank(const struct cmp_run *r, const char *ly)
+{
+	long k = 0;
+	size_t n = strlen(ly);
+
+	for (const char *p = r->layouts; p && *p; k++) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, ly, n))
+			return k;
+		p += len + (p[len] == ',');
+	}
+	return LONG_MAX;
+}
+
 static int entry_of(struct compare *c, int ri, int row)
 {
 	const struct cmp_run *r = &c->runs[ri];
@@ -278,6 +297,7 @@ static int entry_of(struct compare *c, int ri, int row)
 			en->pv[i] = xstrdup(cmp_cell_at(r, row, r->param_col[i]));
 		en->sc_rank = scenario_rank(c, sc);
 		en->preset_rank = registry_rank(c, "preset", sc, pr);
+		en->layout_rank = layout_rank(r, ly);
 		en->first = e;
 		cmp_map_put(&c->emap, sb_str(&key), e);
 	}
@@ -357,7 +377,8 @@ static int cmp_entry_idx(const void *pa, const void *pb, void *arg)
 	int d;
 
 	if ((d = cmp_long(a->sc_rank, b->sc_rank)) ||
-	    (d = cmp_long(a->preset_rank, b->preset_rank)))
+	    (d = cmp_long(a->preset_rank, b->preset_rank)) ||
+	    (d = cmp_long(a->layout_rank, b->layout_rank)))
 		return d;
 	return cmp_long(a->first, b->first);
 }

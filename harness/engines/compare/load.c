@@ -120,6 +120,7 @@ void cmp_load_run(struct cmp_run *r, const char *arg)
 	r->start = f.start;
 	r->incomplete = f.incomplete;
 	r->design = f.design;
+	r->layouts = f.layouts;
 	r->precision = f.precision;
 	dir = f.dir;
 	/* Names read from files reach the terminal and the report files: escaped once here. */

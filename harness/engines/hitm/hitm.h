@@ -2,9 +2,10 @@
 /*
  * hitm.h - `pcbench hitm`: measured HITM per field next to the model. `hitm record` runs a
  * measurement under `perf c2c record --clockid monotonic` (hitm_record.c); `hitm report`
- * reads the run's objects.json (hitm_objects.c) and perf script's samples (hitm_script.c),
- * maps every sampled address inside a modelled object in a window to object.field through
- * the layout, and prints it beside the coherence model (hitm_report.c). docs/hitm.md.
+ * prints per field beside the coherence model (hitm_report.c) what the library reads: the
+ * run's objects.json (hitm_objects.c), perf script's samples (hitm_script.c), each sampled
+ * address inside a modelled object in a window mapped to object.field through the layout
+ * (hitm_map.c, also for `layout suggest --hitm`). docs/hitm.md.
  */
 #ifndef PCBENCH_HITM_H
 #define PCBENCH_HITM_H
@@ -75,19 +76,54 @@ struct hitm_sample {
 	uint64_t addr;
 	enum hitm_op op;
 	enum hitm_src src;
+	int cpu; /* perf script's "[CPU]" (-F cpu), or -1 when the line has none */
+	int tid; /* the thread id before the time (-F tid, "pid/tid"), or -1 */
 };
 
 /*
- * hitm_parse_line - one line of `perf script --ns -F tid,time,event,addr,data_src` (also
- * with µs times, or other fields before the time): the time, the data address and the
- * decoded data_src text ("|OP LOAD|LVL L3 hit|SNP HitM|..."). Returns 1 for a sample, 0
- * for a line without a data_src (comments, other events), -1 for a line that has one but
- * cannot be read.
+ * hitm_parse_line - one line of `perf script --ns -F tid,cpu,time,event,addr,data_src` (also
+ * with µs times, without the cpu, or other fields before the time): the time, the CPU and
+ * thread when given, the data address and the decoded data_src text ("|OP LOAD|LVL L3 hit|SNP
+ * HitM|..."). Returns 1 for a sample, 0 for a line without a data_src (comments, other events), -1
+ * for a line that has one but cannot be read.
  */
 int hitm_parse_line(const char *line, struct hitm_sample *out);
 
 /* hitm_classify - the op and source of a data_src text (from its "|OP " on). */
 void hitm_classify(const char *data_src, enum hitm_op *op, enum hitm_src *src);
+
+/* ---- samples mapped to objects (hitm_map.c: the library `hitm report` and `layout suggest
+ * --hitm` share) ---- */
+
+/* Where one sample landed. */
+struct hitm_hit {
+	const struct hitm_window *w; /* the ok measured window at its time, or NULL */
+	int obj;		     /* the index in w->objs of the object at its address, or -1 */
+	uint64_t off;		     /* the offset in that object */
+	const struct layout_leaf *leaf; /* the field there (layout_leaf_at), NULL: a hole */
+};
+
+/* What reading gave: lines, perf sample lines (readable or not), samples, and why not mapped. */
+struct hitm_read_stats {
+	long lines, sample_lines, samples, unreadable, outside_windows;
+};
+
+/* Called for every readable sample, with where it landed (@h->w NULL: outside every window). */
+typedef void (*hitm_hit_fn)(void *ctx, const struct hitm_sample *s, const struct hitm_hit *h);
+
+/* hitm_locate - the ok window of @r at @s's time, the object holding its address, the field. */
+void hitm_locate(const struct hitm_run *r, const struct hitm_sample *s, struct hitm_hit *h);
+
+/*
+ * hitm_samples - the samples of run directory @dir (its objects.json already in @r): from
+ * @script (perf script text; "-" stdin), or with @script NULL from `perf script` run on
+ * @dir/perf.data; each readable one located and passed to @fn. Bad input (@script missing
+ * or holding no perf sample line, perf.data missing or a FIFO) exits 2 naming it, as
+ * command @who. Returns 0; perf script's exit status when it failed (what it printed was
+ * read); 127 when there is no perf binary (said on stderr).
+ */
+int hitm_samples(const char *who, const char *dir, const char *script, const struct hitm_run *r,
+		 struct hitm_read_stats *st, hitm_hit_fn fn, void *ctx);
 
 /* ---- the subcommands ---- */
 

@@ -6,21 +6,13 @@
  * of the object and per absolute cache line; beside it the coherence model's prediction
  * for the same family (model_run on the run's topology and PUs).
  */
-#include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "harness.h"
 #include "hitm.h"
-#include "infile.h"
 #include "model.h"
-#include "num.h"
-#include "run_command.h"
-#include "stop.h"
 #include "table.h"
 #include "util.h"
 
@@ -141,8 +133,7 @@ struct report {
 	struct hitm_run run;
 	struct fam *f;
 	int nf;
-	long lines, samples, unreadable, outside_windows;
-	long sample_lines; /* lines that are perf samples (readable or not) */
+	struct hitm_read_stats st;
 };
 
 static struct fam *fam_of(struct report *rp, const struct hitm_window *w)
@@ -164,35 +155,27 @@ static void field_name(const struct hitm_object *o, uint64_t off, char *buf, siz
 		snprintf(buf, len, "%.60s+0x%llx", o->name, (unsigned long long)off);
 }
 
-static void add_sample(struct report *rp, const struct hitm_sample *s)
+/* add_sample - one sample where hitm_locate placed it (hitm_hit_fn). */
+static void add_sample(void *ctx, const struct hitm_sample *s, const struct hitm_hit *h)
 {
-	const struct hitm_window *w = NULL;
+	struct report *rp = ctx;
 	struct fam *f;
 	char name[192], line[96];
 
-	rp->samples++;
-	for (int i = 0; i < rp->run.nw && !w; i++)
-		if (rp->run.w[i].ok && s->time_ns >= rp->run.w[i].start_ns &&
-		    s->time_ns <= rp->run.w[i].end_ns)
-			w = &rp->run.w[i];
-	if (!w) {
-		rp->outside_windows++;
+	if (!h->w)
 		return;
-	}
-	f = fam_of(rp, w);
+	f = fam_of(rp, h->w);
 	f->in_window++;
-	for (int i = 0; i < w->nobjs; i++) {
-		const struct hitm_object *o = &w->objs[i];
-		uint64_t off = s->addr - o->base, cl = s->addr & ~(uint64_t)(LINE - 1);
+	if (h->obj >= 0) {
+		const struct hitm_object *o = &h->w->objs[h->obj];
+		uint64_t off = h->off, cl = s->addr & ~(uint64_t)(LINE - 1);
 		struct row *r;
 
-		if (s->addr < o->base || off >= o->size)
-			continue;
 		field_name(o, off, name, sizeof(name));
-		count(&row_get(&f->fields, name, i, off)->c, s);
+		count(&row_get(&f->fields, name, h->obj, off)->c, s);
 		snprintf(line, sizeof(line), "%.60s line %llu", o->name,
 			 (unsigned long long)(off / LINE));
-		count(&row_get(&f->lines, line, i, off / LINE * LINE)->c, s);
+		count(&row_get(&f->lines, line, h->obj, off / LINE * LINE)->c, s);
 		/* perf c2c's terms: the absolute cache line, the offset inside it */
 		snprintf(name, sizeof(name), "0x%llx", (unsigned long long)cl);
 		r = row_get(&f->cls, name, 0, cl);
@@ -207,64 +190,6 @@ static void add_sample(struct report *rp, const struct hitm_sample *s)
 		return;
 	}
 	f->outside_objects++;
-}
-
-/* read_samples - every line of @in; -1 after a message when a data_src line is unreadable. */
-static void read_samples(struct report *rp, FILE *in)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	struct hitm_sample s;
-
-	while (getline(&line, &cap, in) > 0) {
-		int k = hitm_parse_line(line, &s);
-
-		rp->lines++;
-		rp->sample_lines += k != 0;
-		if (k < 0)
-			rp->unreadable++;
-		else if (k > 0)
-			add_sample(rp, &s);
-	}
-	free(line);
-}
-
-/* perf_script - run perf script on @data and read its output; exit status of perf. */
-static int perf_script(struct report *rp, const char *data)
-{
-	char *argv[] = {
-	    "perf", "script", "-i", (char *)data, "--ns", "-F", "tid,time,event,addr,data_src",
-	    NULL};
-	struct run_cmd c = {.argv = argv, .out = RUN_PIPE, .err = RUN_INHERIT};
-	char why[PATH_MAX + 128];
-	FILE *in;
-
-	{ /* a FIFO or a device would keep perf script (and us) waiting: refused (infile.h) */
-		char err[PATH_MAX + 128];
-		FILE *f = infile_open(data, 0, "perf.data", err, sizeof(err));
-
-		if (!f)
-			usage_error("hitm report", data,
-				    "%s (record with pcbench hitm record, or give --script FILE)",
-				    err);
-		fclose(f);
-	}
-	/* a signal that ends us ends perf script too (run_command.h) */
-	if (run_start(&c, why, sizeof(why))) {
-		if (c.spawn_errno != ENOENT && c.spawn_errno != EACCES)
-			die("hitm report", "perf", "%s", strerror(c.spawn_errno));
-		warn_msg("hitm report: no perf binary: perf: %s (Debian linux-perf, Fedora perf)",
-			 strerror(c.spawn_errno));
-		return 127;
-	}
-	in = fdopen(c.out_fd, "r");
-	if (!in)
-		die("hitm report", "pipe", "%s", strerror(errno));
-	read_samples(rp, in);
-	fclose(in);
-	if (run_finish(&c, why, sizeof(why)))
-		return -1;
-	return run_exit_code(c.status);
 }
 
 /* ---- the model beside it ---- */
@@ -524,33 +449,15 @@ int hitm_report(int argc, char **argv)
 		}
 		f->nwindows += rp.run.w[i].ok;
 	}
-	if (script) {
-		FILE *in = strcmp(script, "-")
-			       ? infile_open(script, 0, "perf script output", err, sizeof(err))
-			       : stdin;
-
-		if (!in)
-			usage_error("hitm report", "--script", "%s", err);
-		read_samples(&rp, in);
-		if (in != stdin)
-			fclose(in);
-		if (!rp.sample_lines) /* /etc/passwd is not perf script output */
-			usage_error("hitm report", script,
-				    "no perf sample line in it (%ld lines; expected the output of "
-				    "perf script -F tid,time,event,addr,data_src)",
-				    rp.lines);
-	} else {
-		snprintf(path, sizeof(path), "%s/perf.data", dir);
-		st = perf_script(&rp, path);
-		if (st == 127)
-			return 2;
-		if (st)
-			fprintf(stderr, "pcbench: hitm report: perf script exited with %d\n", st);
-	}
+	st = hitm_samples("hitm report", dir, script, &rp.run, &rp.st, add_sample, &rp);
+	if (st == 127)
+		return 2;
+	if (st)
+		fprintf(stderr, "pcbench: hitm report: perf script exited with %d\n", st);
 
 	printf("run %s: %ld lines, %ld samples: %ld outside every measured window, %ld unreadable "
 	       "lines\n",
-	       dir, rp.lines, rp.samples, rp.outside_windows, rp.unreadable);
+	       dir, rp.st.lines, rp.st.samples, rp.st.outside_windows, rp.st.unreadable);
 	for (int i = 0; i < rp.nf; i++) {
 		struct fam *f = &rp.f[i];
 		char why[1024] = "";

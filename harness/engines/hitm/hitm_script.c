@@ -118,6 +118,39 @@ static int hex(const char *t, size_t n, uint64_t *v)
 	return 0;
 }
 
+/* decimal - a whole token of decimal digits (at most 9) as a number; -1 when not one. */
+static int decimal(const char *t, size_t n)
+{
+	int v = 0;
+
+	if (!n || n > 9)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)t[i]))
+			return -1;
+		v = v * 10 + (t[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * who - the CPU ("[003]", -F cpu) and thread ("4101", or "4100/4101" with -F pid,tid) among
+ * the tokens before the time.
+ */
+static void who(const char *const *tok, const size_t *len, int n, struct hitm_sample *out)
+{
+	for (int i = 0; i < n; i++) {
+		const char *slash = memchr(tok[i], '/', len[i]);
+
+		if (len[i] > 2 && tok[i][0] == '[' && tok[i][len[i] - 1] == ']')
+			out->cpu = decimal(tok[i] + 1, len[i] - 2);
+		else if (slash)
+			out->tid = decimal(slash + 1, len[i] - (size_t)(slash + 1 - tok[i]));
+		else if (decimal(tok[i], len[i]) >= 0)
+			out->tid = decimal(tok[i], len[i]);
+	}
+}
+
 int hitm_parse_line(const char *line, struct hitm_sample *out)
 {
 	const char *ds = strstr(line, "|OP ");
@@ -142,8 +175,12 @@ int hitm_parse_line(const char *line, struct hitm_sample *out)
 	}
 	memset(out, 0, sizeof(*out));
 	out->time_ns = -1;
-	for (int i = 0; i < n && out->time_ns < 0; i++)
+	out->cpu = out->tid = -1;
+	for (int i = 0; i < n && out->time_ns < 0; i++) {
 		out->time_ns = parse_time(tok[i], len[i]);
+		if (out->time_ns >= 0)
+			who(tok, len, i, out);
+	}
 	if (out->time_ns < 0)
 		return -1;
 	if (n < 2 || hex(tok[n - 1], len[n - 1], &dsv) || hex(tok[n - 2], len[n - 2], &out->addr))

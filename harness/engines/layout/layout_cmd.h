@@ -33,10 +33,35 @@ char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen);
 /* layout_write_out - @text to @path (NULL or "-": stdout, checked at exit); 1 on error. */
 int layout_write_out(const char *path, const char *text);
 
-/* The subcommands: argv[0] is "import" / "show" / "suggest". */
+/* The subcommands: argv[0] is "import" / "show". */
 int layout_import_cmd(int argc, char **argv);
 int layout_show_cmd(int argc, char **argv);
-int layout_suggest_cmd(int argc, char **argv); /* layout_suggest.c */
+/*
+ * What `layout suggest --measure[=DIR]` asks the layout command to measure (the engine
+ * suggests; the command runs the measure command: engines call no command). The strings
+ * are the request's own, or (scenario, preset, workload, params) live as long as argv.
+ */
+struct sg_measure_req {
+	const char *dir; /* --measure=DIR, or NULL: results/<UTC time>-suggest */
+	double budget;	 /* --budget, or 0: measure's default */
+	const char *scenario, *preset, *workload;
+	char **params; /* the -D NAME=VALUE given, but the layout's and the recipe's */
+	int nparams;
+	char *layout_param;   /* the scenario's layout parameter ("layout") */
+	char *today;	      /* today's layout as -D takes it (a built-in name or a file)... */
+	char *today_text;     /* ...or, when not NULL, this text, written to DIR/today.layout */
+	char *recipe;	      /* the probe's recipe file, or NULL... */
+	char *recipe_text;    /* ...and when not NULL, its text, written to DIR/hitm.recipe */
+	char *suggested_text; /* the suggestion, written to DIR/suggested.layout */
+};
+void sg_measure_req_free(struct sg_measure_req *r);
+
+/*
+ * layout_suggest_cmd - `layout suggest`: argv[0] is "suggest". With --measure and a
+ * suggestion better than the input, a new request into *@measure (else NULL) for the
+ * command to measure (cmd_layout.c).
+ */
+int layout_suggest_cmd(int argc, char **argv, struct sg_measure_req **measure);
 
 /* ---- layout_view.c ---- */
 

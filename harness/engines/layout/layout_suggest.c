@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * layout_suggest.c - `pcbench layout suggest`: from "this layout shares written lines" to a
- * layout to ship. The access source (a scenario's tracing build, a probe recipe) is traced
- * as `layout show --scenario` traces it (layout_trace.c); the search (layout_suggest_search.c)
+ * layout to ship. The access source (a scenario's tracing build, a probe recipe, a hitm run's
+ * samples as a recipe: layout_suggest_hitm.c) is traced as `layout show --scenario` traces it
+ * (layout_trace.c); the search (layout_suggest_search.c)
  * proposes candidates; the model (layout_suggest_model.c) judges each on the chosen virtual
  * CPUs and topology, and the one with the fewest transfers/op wins, never one worse than
  * the input. Output: the view with each moved field annotated, the three numbers (today,
- * suggested, separated reference), sizes and lines touched; -o FILE the layout file; --csv.
+ * suggested, separated reference), sizes and lines touched; -o FILE the layout file; --csv;
+ * --measure: a request the layout command measures (commands/cmd_layout.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +26,16 @@
 struct sg_opts {
 	struct trace_req rq;
 	const char *layout, *sname, *recipe, *out, *csv, *topology, *placement;
+	const char *hitm, *script; /* --hitm RUN [--script FILE] */
+	int measure;		   /* --measure[=DIR] */
+	const char *measure_dir;
+	double budget;		      /* --budget (with --measure), or 0 */
+	struct sg_measure_req **mreq; /* --measure: the request made, for the command */
+	int layout_tmp; /* --hitm: the layout is the run's, in a temporary directory */
 	struct sg_limits lim;
 	struct model_opts mo;
 	char recipe_arg[4200], layout_arg[4200];
+	char hitm_note[4096];
 };
 
 /*
@@ -64,6 +74,18 @@ static void sg_param(void *at, const char *v, const struct opt *row)
 	o->rq.params[o->rq.nparams++] = (char *)v;
 }
 
+/* sg_measure_opt - --measure, --measure=DIR. */
+static void sg_measure_opt(void *at, const char *v, const struct opt *row)
+{
+	struct sg_opts *o = at;
+
+	(void)row;
+	if (v && !*v)
+		exit(err2("suggest: --measure=: an empty directory name"));
+	o->measure = 1;
+	o->measure_dir = v;
+}
+
 static void sg_keep(void *at, const char *v, const struct opt *row)
 {
 	struct sg_limits *lim = at;
@@ -89,8 +111,14 @@ static const struct opt suggest_opts[] = {
     OPT_CALL_AT("param", 'D', "NAME=VALUE", sg_param, OPT_REPEAT,
 		"set one scenario parameter (repeatable)"),
     OPT_STR("recipe", 0, "FILE", SO, recipe, "access source: a probe recipe"),
+    OPT_STR("hitm", 0, "RUN", SO, hitm,
+	    "access source: the samples of a hitm record run, one\n"
+	    "role per CPU (docs/layouts.md: Accesses from a hitm run)"),
+    OPT_STR("script", 0, "FILE", SO, script,
+	    "with --hitm: perf script text (- for stdin) instead of\n"
+	    "running perf script on RUN/perf.data"),
     SG_COUNT("threads", 't', "N", rq.threads, 1, TRACE_MAX_VTHREADS, NULL,
-	     "virtual CPUs (default 8)"),
+	     "virtual CPUs (default 8; --hitm: the CPUs sampled)"),
     OPT_STR("placement", 'P', "NAME", SO, placement, "placement policy (default scatter)"),
     OPT_STR("topology", 0, "SPEC", SO, topology,
 	    "host | FILE.xml | synthetic:STRING (default: the built-in\n" SG_TOPO_NAME
@@ -108,6 +136,13 @@ static const struct opt suggest_opts[] = {
 	     "to give the written fields lines of their own)"),
     OPT_STR("out", 'o', "FILE", SO, out, "write the suggested layout file here"),
     OPT_STR("csv", 0, "FILE", SO, csv, "append one row of the numbers (header when new)"),
+    OPT_CALL_AT("measure", 0, "DIR", sg_measure_opt, OPT_OPTIONAL,
+		"then measure today's layout against the suggestion in\n"
+		"blocks (-t 1,max of this host) into run directory DIR\n"
+		"(default: under results/), and print the compare row"),
+    OPT_DOUBLE("budget", 0, "SECONDS", SO, budget, 1, 86400, "expected seconds in [1, 86400]",
+	       "with --measure: its seconds of measuring (default\n"
+	       "measure's, 90)"),
     OPT_HELP,
     OPT_END,
 };
@@ -117,9 +152,12 @@ static const struct opt suggest_opts[] = {
 
 const struct cmd_help layout_suggest_help = {
     .name = "layout suggest",
-    .synopsis = "usage: pcbench layout suggest [LAYOUT] [--struct NAME] --scenario S --preset P\n"
-		"                              [--workload W] [-D NAME=VALUE]... [options]\n"
-		"       pcbench layout suggest LAYOUT [--struct NAME] --recipe FILE [options]\n",
+    .synopsis =
+	"usage: pcbench layout suggest [LAYOUT] [--struct NAME] --scenario S --preset P\n"
+	"                              [--workload W] [-D NAME=VALUE]... [options]\n"
+	"       pcbench layout suggest LAYOUT [--struct NAME] --recipe FILE [options]\n"
+	"       pcbench layout suggest [LAYOUT] [--struct NAME] --hitm RUN [--script FILE]\n"
+	"                              [options]\n",
     .opts = suggest_opts,
 };
 
@@ -129,16 +167,30 @@ static int parse(int argc, char **argv, struct sg_opts *o)
 
 	for (int i = first; i < argc; i++) {
 		if (o->layout)
-			return err2("suggest: one layout only: %s and %s", o->layout, argv[i]);
+			return err2("suggest: one layout only: %s and %s%s", o->layout, argv[i],
+				    o->measure && !o->measure_dir
+					? " (a run directory goes in as --measure=DIR)"
+					: "");
 		o->layout = argv[i];
 	}
-	if (!!o->rq.scenario + !!o->recipe != 1)
-		return err2(
-		    "suggest: one access source: --scenario S --preset P, or --recipe FILE");
+	if (!!o->rq.scenario + !!o->recipe + !!o->hitm != 1)
+		return err2("suggest: one access source: --scenario S --preset P, --recipe FILE, "
+			    "or --hitm RUN");
 	if (o->recipe && !o->layout)
 		return err2("suggest: --recipe needs a LAYOUT (a built-in name or a layout file)");
 	if (!o->rq.scenario && (o->rq.preset || o->rq.workload))
 		return err2("suggest: --preset and --workload go with --scenario");
+	if (o->script && !o->hitm)
+		return err2("suggest: --script %s goes with --hitm RUN", o->script);
+	if (o->hitm && o->rq.threads)
+		return err2("suggest: --hitm: the virtual CPUs are the CPUs sampled, one thread "
+			    "each: no -t");
+	if (o->hitm && o->rq.nparams)
+		return err2("suggest: --hitm: the probe's recipe is made from the samples: no -D");
+	if (!o->rq.threads)
+		o->rq.threads = 8;
+	if (o->budget > 0 && !o->measure)
+		return err2("suggest: --budget goes with --measure");
 	o->lim.line = (size_t)o->mo.line_size;
 	o->rq.ops = o->mo.ops;
 	o->rq.warmup = o->mo.warmup;
@@ -268,7 +320,14 @@ static void print_view(const struct sg_prof *p, const struct layout *l, const st
 /* The command that reproduces the trace (for the header and layout show's summary). */
 static void source_line(const struct sg_opts *o, char *buf, size_t len)
 {
-	size_t k = (size_t)snprintf(buf, len, "%s", o->recipe ? "--recipe " : "--scenario ");
+	size_t k;
+
+	if (o->hitm) {
+		snprintf(buf, len, "--hitm %s%s%s", o->hitm, o->script ? " --script " : "",
+			 o->script ? o->script : "");
+		return;
+	}
+	k = (size_t)snprintf(buf, len, "%s", o->recipe ? "--recipe " : "--scenario ");
 
 	k += (size_t)snprintf(buf + k, len - k, "%s", o->recipe ? o->recipe : o->rq.scenario);
 	if (!o->recipe)
@@ -370,6 +429,81 @@ static int judge(struct sg_model *m, struct sg_cand *c, int nc, double *x, int *
 	return 0;
 }
 
+/* read_text - the whole file @path (at most 16 MiB), or NULL after a message. */
+static char *read_text(const char *path)
+{
+	char err[4400];
+	FILE *f = fopen(path, "r");
+	char *t = f ? layout_read_stream(f, path, err, sizeof(err)) : NULL;
+
+	if (f)
+		fclose(f);
+	if (!t)
+		err2("suggest: --measure: %s: %s", path, f ? err : strerror(errno));
+	return t;
+}
+
+/*
+ * measure - --measure: what the layout command is to measure, into *o->mreq: today's layout
+ * (the traced one) against @sug, through the same scenario (or the probe with the recipe).
+ */
+static int measure(const struct sg_opts *o, const struct layout *sug)
+{
+	int li = scenario_layout_param(tr.sc);
+	const char *lname = li >= 0 ? scenario_param(tr.sc, li)->name : NULL;
+	struct sg_measure_req *rq;
+
+	if (!lname || !cfg_layout_name(tr.cfg)[0])
+		return err2("suggest: --measure: scenario %s takes no layout", tr.sc->name);
+	rq = xcalloc(1, sizeof(*rq));
+	*rq = (struct sg_measure_req){.dir = o->measure_dir,
+				      .budget = o->budget,
+				      .scenario = tr.sc->name,
+				      .preset = tr.preset->name,
+				      .workload = tr.wl->name,
+				      .params = xcalloc((size_t)o->rq.nparams + 1, sizeof(char *)),
+				      .layout_param = xstrdup(lname),
+				      .today = xstrdup(cfg_layout_name(tr.cfg)),
+				      .recipe = o->recipe ? xstrdup(o->recipe) : NULL,
+				      .suggested_text = layout_to_text(sug)};
+	for (int i = 0; i < o->rq.nparams; i++) {
+		const char *v = o->rq.params[i];
+		size_t n = strlen(lname);
+
+		if (!strncmp(v, "recipe=", 7) || (!strncmp(v, lname, n) && v[n] == '='))
+			continue;
+		rq->params[rq->nparams++] = o->rq.params[i];
+	}
+	/* what lives in --hitm's temporary directory goes with the request as text */
+	if (o->layout_tmp)
+		rq->today_text = read_text(rq->today);
+	if (o->hitm && o->recipe)
+		rq->recipe_text = read_text(o->recipe);
+	if (!rq->suggested_text || (o->layout_tmp && !rq->today_text) ||
+	    (o->hitm && !rq->recipe_text)) {
+		int st = rq->suggested_text ? 2 : err2("suggest: out of memory");
+
+		sg_measure_req_free(rq);
+		return st;
+	}
+	*o->mreq = rq;
+	return 0;
+}
+
+void sg_measure_req_free(struct sg_measure_req *r)
+{
+	if (!r)
+		return;
+	free(r->params);
+	free(r->layout_param);
+	free(r->today);
+	free(r->today_text);
+	free(r->recipe);
+	free(r->recipe_text);
+	free(r->suggested_text);
+	free(r);
+}
+
 #define MAX_CANDS 8
 
 static int suggest(struct sg_opts *o, const struct layout *l)
@@ -422,6 +556,8 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 	source_line(o, buf, sizeof(buf));
 	printf("/* layout suggest: struct %s of layout %s, accesses of %s */\n", p.s->name,
 	       p.l->name, buf);
+	if (o->hitm)
+		print_esc(stdout, "/* %s */", o->hitm_note);
 	model_line(o, &m, buf, sizeof(buf));
 	printf("/* %s */\n", buf);
 	printf(
@@ -472,6 +608,10 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 
 		rc = write_csv(o, &p, xs, size, lines);
 	}
+	if (!rc && o->measure && best < 0)
+		printf("/* --measure: nothing to measure, the suggestion is the input */\n");
+	else if (!rc && o->measure)
+		rc = measure(o, c[best].l);
 out:
 	for (int i = 0; i < nc; i++)
 		sg_cand_free(&c[i]);
@@ -483,15 +623,86 @@ out:
 	return rc;
 }
 
-int layout_suggest_cmd(int argc, char **argv)
+/* suggest_source - the recipe's or scenario's trace with the LAYOUT given, then suggest. */
+static int suggest_source(struct sg_opts *o)
 {
-	struct sg_opts o = {.rq = {.cmd = "suggest", .threads = 8},
-			    .placement = "scatter",
-			    .lim = {.max_size = -1, .max_growth = -1}};
 	struct layout *l = NULL;
 	char err[1024];
 	int rc;
 
+	if (o->recipe) {
+		o->rq.scenario = "probe";
+		o->rq.preset = "v6.1";
+		snprintf(o->recipe_arg, sizeof(o->recipe_arg), "recipe=%s", o->recipe);
+		o->rq.params[o->rq.nparams++] = o->recipe_arg;
+	}
+	if (o->layout) {
+		const struct scenario *sc = scenario_find_traced(o->rq.scenario);
+
+		if (sc && !scenario_takes_layout(sc) && scenario_layout_param(sc) >= 0) {
+			/* a computed layout (per_node): the file goes in as -D layout=FILE */
+			snprintf(o->layout_arg, sizeof(o->layout_arg), "%s=%s",
+				 scenario_param(sc, scenario_layout_param(sc))->name, o->layout);
+			o->rq.params[o->rq.nparams++] = o->layout_arg;
+		} else {
+			l = layout_load(o->layout, err, sizeof(err));
+			if (!l)
+				return err2("suggest: %s", err);
+			o->rq.layout = o->layout;
+		}
+	}
+	rc = suggest(o, l);
+	layout_free(l);
+	return rc;
+}
+
+/*
+ * suggest_hitm - --hitm RUN: its samples as a probe recipe (and the run's layout, unless
+ * one is given) in a temporary directory, then suggest as with --recipe, one thread per role.
+ */
+static int suggest_hitm(struct sg_opts *o)
+{
+	char tmpl[] = "/tmp/pcbench-suggest-hitm.XXXXXX";
+	struct sg_hitm_req rq = {o->hitm, o->script, o->sname, o->layout, NULL};
+	struct sg_hitm_out *out = xcalloc(1, sizeof(*out));
+	int rc;
+
+	if (!(rq.tmp = mkdtemp(tmpl))) {
+		free(out);
+		return err2("suggest: %s: cannot make a temporary directory", tmpl);
+	}
+	rc = sg_hitm_recipe(&rq, out);
+	if (!rc) {
+		snprintf(o->hitm_note, sizeof(o->hitm_note), "%s", out->note);
+		o->recipe = out->recipe;
+		if (!o->layout) {
+			o->layout = out->layout;
+			o->layout_tmp = 1;
+		}
+		if (!o->sname)
+			o->sname = out->sname;
+		o->rq.threads = out->nroles;
+		rc = suggest_source(o);
+	}
+	if (out->recipe[0])
+		unlink(out->recipe);
+	if (out->layout[0])
+		unlink(out->layout);
+	rmdir(rq.tmp);
+	free(out);
+	return rc;
+}
+
+int layout_suggest_cmd(int argc, char **argv, struct sg_measure_req **measure)
+{
+	struct sg_opts o = {.rq = {.cmd = "suggest"},
+			    .mreq = measure,
+			    .placement = "scatter",
+			    .lim = {.max_size = -1, .max_growth = -1}};
+	char err[1024];
+	int rc;
+
+	*measure = NULL;
 	model_opts_default(&o.mo);
 	rc = parse(argc, argv, &o);
 	if (rc)
@@ -501,28 +712,7 @@ int layout_suggest_cmd(int argc, char **argv)
 		return err2("suggest: -o: %s", err);
 	if (o.csv && csv_check_new(o.csv, err, sizeof(err)))
 		return err2("suggest: --csv: %s", err);
-	if (o.recipe) {
-		o.rq.scenario = "probe";
-		o.rq.preset = "v6.1";
-		snprintf(o.recipe_arg, sizeof(o.recipe_arg), "recipe=%s", o.recipe);
-		o.rq.params[o.rq.nparams++] = o.recipe_arg;
-	}
-	if (o.layout) {
-		const struct scenario *sc = scenario_find_traced(o.rq.scenario);
-
-		if (sc && !scenario_takes_layout(sc) && scenario_layout_param(sc) >= 0) {
-			/* a computed layout (per_node): the file goes in as -D layout=FILE */
-			snprintf(o.layout_arg, sizeof(o.layout_arg), "%s=%s",
-				 scenario_param(sc, scenario_layout_param(sc))->name, o.layout);
-			o.rq.params[o.rq.nparams++] = o.layout_arg;
-		} else {
-			l = layout_load(o.layout, err, sizeof(err));
-			if (!l)
-				return err2("suggest: %s", err);
-			o.rq.layout = o.layout;
-		}
-	}
-	rc = suggest(&o, l);
-	layout_free(l);
-	return rc;
+	if (o.hitm)
+		return suggest_hitm(&o);
+	return suggest_source(&o);
 }

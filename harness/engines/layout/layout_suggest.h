@@ -3,7 +3,8 @@
  * layout_suggest.h - what the files of `pcbench layout suggest` share: the command
  * (layout_suggest.c: options, access sources, output), the search (layout_suggest_search.c:
  * units, signatures, placement, candidate layouts) and the model's verdicts
- * (layout_suggest_model.c: transfers/op of a layout on the chosen threads and topology).
+ * (layout_suggest_model.c: transfers/op of a layout on the chosen threads and topology) and
+ * the hitm access source (layout_suggest_hitm.c: a hitm run's samples as a probe recipe).
  * The method and where it can miss: docs/layouts.md, "Suggesting a layout".
  */
 #ifndef PCBENCH_LAYOUT_SUGGEST_H
@@ -105,5 +106,30 @@ void sg_model_free(struct sg_model *m);
 /* sg_model_eval - the model's transfers/op with layout @l; 0, or -1 with why in @err. */
 int sg_model_eval(struct sg_model *m, const struct layout *l, double *xfer, char *err,
 		  size_t errlen);
+
+/* ---- --hitm RUN (layout_suggest_hitm.c) ---- */
+
+struct sg_hitm_req {
+	const char *run, *script; /* the run directory; --script FILE, or NULL: its perf.data */
+	const char *sname;	  /* --struct, or NULL: the struct with the most HITM loads */
+	const char *layout;	  /* the LAYOUT given, or NULL: the run's own (written to @tmp) */
+	const char *tmp;	  /* a directory for the recipe and layout files */
+};
+
+struct sg_hitm_out {
+	char recipe[4200], layout[4200]; /* the files written ("" layout: the one given) */
+	char sname[64];
+	int nroles;	 /* one thread each: the virtual CPUs */
+	char note[4096]; /* for the header: the samples and the roles */
+};
+
+/*
+ * sg_hitm_recipe - the loads and stores per CPU that `hitm report` maps from run @rq->run, as
+ * a probe recipe (and, without a LAYOUT, the run's layout) in @rq->tmp: one role per CPU,
+ * the sampled fields of the target struct in proportion to their samples (docs/layouts.md,
+ * "Accesses from a hitm run"). Returns 0, 1 (a file could not be written) or 2 (bad input),
+ * after a message.
+ */
+int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "harness.h"
 #include "num.h"
@@ -109,21 +110,36 @@ static int in_choices(const char *choices, const char *v)
 
 /*
  * sweep_values - the values of --param @nv ("NAME=V1,V2") for scenario @sc: a list when
- * @sc's parameter NAME is an integer or a choice (not a layout or a file, whose names may
- * hold commas) and every comma-separated element is one (-D batch=32,64), else the one
- * value. Returns how many.
+ * @sc's parameter NAME is an integer or a choice (not a file, whose names may hold commas)
+ * and every comma-separated element is one (-D batch=32,64), or when NAME is @sc's layout
+ * parameter and the value is not an existing file (-D layout=v6.0,mine.layout: one family
+ * per layout, compared in blocks); else the one value. Returns how many.
  */
 static int sweep_values(const struct scenario *sc, const char *nv, char ***out)
 {
 	const char *eq = strchr(nv, '=');
 	const struct bench_param *bp = NULL;
+	struct stat st;
 	char **v;
-	int n = 0;
+	int n = 0, li = scenario_layout_param(sc);
 
 	for (int i = 0; eq && scenario_param(sc, i) && !bp; i++)
 		if (strlen(scenario_param(sc, i)->name) == (size_t)(eq - nv) &&
 		    !strncmp(scenario_param(sc, i)->name, nv, (size_t)(eq - nv)))
 			bp = scenario_param(sc, i);
+	if (eq && bp && li >= 0 && bp == scenario_param(sc, li) && strchr(eq + 1, ',') &&
+	    stat(eq + 1, &st)) {
+		v = split_list(eq + 1);
+		for (n = 0; v && v[n]; n++)
+			v[n] = xasprintf("%.*s%s", (int)(eq - nv + 1), nv, v[n]);
+		if (n >= 2) {
+			*out = v;
+			return n;
+		}
+		for (int i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+	}
 	if (!eq || !strchr(eq + 1, ',') || !bp) {
 		*out = xcalloc(2, sizeof(char *));
 		(*out)[0] = xstrdup(nv);

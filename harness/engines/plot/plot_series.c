@@ -65,6 +65,7 @@ void plot_load(struct plot *p, const char *arg)
 	free(f.machine);
 	free(f.start);
 	free(f.design);
+	free(f.layouts);
 	if (f.dir) {
 		p->dir = f.dir;
 	} else { /* plots go next to a CSV file */

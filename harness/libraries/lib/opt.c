@@ -64,11 +64,16 @@ int opt_parse(const struct cmd_help *cmd, int argc, char **argv, void *base)
 	for (const struct opt *o = cmd->opts; o && o->name; o++, n++) {
 		if (n == OPT_MAX)
 			die("option table", cmd->name, "more than %d rows", OPT_MAX);
-		lo[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-					o->key ? o->key : OPT_LONG + n};
+		lo[n] = (struct option){o->name,
+					!o->arg			  ? no_argument
+					: o->flags & OPT_OPTIONAL ? optional_argument
+								  : required_argument,
+					NULL, o->key ? o->key : OPT_LONG + n};
 		if (o->key) {
 			so[k++] = (char)o->key;
 			if (o->arg)
+				so[k++] = ':';
+			if (o->arg && o->flags & OPT_OPTIONAL)
 				so[k++] = ':';
 		}
 	}
@@ -95,7 +100,7 @@ int opt_parse(const struct cmd_help *cmd, int argc, char **argv, void *base)
 			char name[64];
 
 			snprintf(name, sizeof(name), "--%s", cmd->opts[i].name);
-			usage_error(name, optarg, "given twice: %s",
+			usage_error(name, optarg ? optarg : "", "given twice: %s",
 				    strcmp(cmd->opts[i].arg, "LIST")
 					? "it takes one value"
 					: "it takes one comma-separated list");
@@ -152,7 +157,7 @@ void opt_print_table(FILE *out, const struct cmd_help *cmd)
 		else
 			w = fprintf(out, "      --%s", o->name);
 		if (o->arg)
-			w += fprintf(out, " %s", o->arg);
+			w += fprintf(out, o->flags & OPT_OPTIONAL ? "[=%s]" : " %s", o->arg);
 		do {
 			nl = strchr(h, '\n');
 			fprintf(out, "%*s%.*s\n", w < HELP_COL - 1 ? HELP_COL - w : 2, "",

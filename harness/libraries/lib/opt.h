@@ -23,8 +23,10 @@ enum opt_kind {
 
 /* Row flags. */
 enum {
-	OPT_REPEAT = 1, /* may be given more than once (every other option with a value is
-			   single-valued: given twice is exit 2 naming it) */
+	OPT_REPEAT = 1,	  /* may be given more than once (every other option with a value is
+			     single-valued: given twice is exit 2 naming it) */
+	OPT_OPTIONAL = 2, /* its value is optional, given only as --name=VALUE (the usage says
+			     --name[=ARG]); an OPT_K_CALL row's call then gets NULL */
 };
 
 /* One option. A table ends with a row whose name is NULL. */

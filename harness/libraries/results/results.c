@@ -224,6 +224,13 @@ static void context_state(struct run_file *r, json_t *j)
 	else if (!json_is_string(end) || !json_string_value(end)[0])
 		r->incomplete = "no end time: killed, or still running";
 	r->design = json_str(opts, "design");
+	for (size_t i = 0; i < json_array_size(json_object_get(opts, "param")); i++) {
+		json_t *p = json_array_get(json_object_get(opts, "param"), i);
+
+		if (json_is_string(p) && !strncmp(json_string_value(p), "layout=", 7) &&
+		    strchr(json_string_value(p), ',') && !r->layouts)
+			r->layouts = xstrdup(json_string_value(p) + 7);
+	}
 	if (json_is_number(prec))
 		r->precision = json_number_value(prec);
 	else if (json_is_string(prec) &&

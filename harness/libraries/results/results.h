@@ -160,6 +160,8 @@ struct run_file {
 	const char *incomplete;
 	char *design;	  /* options.design ("blocks", "independent"), or NULL */
 	double precision; /* options.precision: the CI half-width target in %, or NaN */
+	/* options.param's "layout=A,B" (a list of layouts, one family each): "A,B", or NULL */
+	char *layouts;
 };
 
 /*
