@@ -144,20 +144,21 @@ static int suggest_measure(const struct sg_measure_req *rq)
 	}
 	/* the files written here before measure checks its own (outpath.h) */
 	if (outpath_check_dir(dir, mine, err, sizeof(err)))
-		return err2("suggest: --measure: %s", err);
+		return layout_usage_error("suggest: --measure: %s", err);
 	snprintf(sug, sizeof(sug), "%s/results.csv", dir);
 	if (!stat(sug, &sb)) /* before a file is written there: measure would refuse it */
-		return err2("suggest: --measure=%s: %s exists (choose a new run directory)", dir,
-			    sug);
+		return layout_usage_error(
+		    "suggest: --measure=%s: %s exists (choose a new run directory)", dir, sug);
 	if (!rq->dir && stat("results", &sb)) {
 		if (mkdir("results", 0777))
-			return err2("suggest: --measure: results: %s", strerror(errno));
+			return layout_usage_error("suggest: --measure: results: %s",
+						  strerror(errno));
 		made_results = 1;
 		outfile_track((char *)"results", 1);
 	}
 	if (stat(dir, &sb)) {
 		if (mkdir(dir, 0777)) {
-			st = err2("suggest: --measure=%s: %s", dir, strerror(errno));
+			st = layout_usage_error("suggest: --measure=%s: %s", dir, strerror(errno));
 			goto out;
 		}
 		made = 1;
@@ -263,7 +264,8 @@ int layout_main(int argc, char **argv)
 		sg_measure_req_free(rq);
 		return rc;
 	}
-	return err2("%s: unknown subcommand (want import, show or suggest; see pcbench layout "
-		    "--help)",
-		    argv[1]);
+	return layout_usage_error(
+	    "%s: unknown subcommand (want import, show or suggest; see pcbench layout "
+	    "--help)",
+	    argv[1]);
 }

@@ -8,8 +8,8 @@
  *                        [--scenario S --preset P [--workload W] [--threads N] [--ops N]
  *                         [--warmup N] [-D NAME=VALUE]... [--all]]
  *
- * This file: the subcommands' option tables and help and what they share (err2, reading a
- * stream, writing the result); the command itself (layout_main, layout_help) is
+ * This file: the subcommands' option tables and help and what they share (layout_usage_error,
+ * reading a stream, writing the result); the command itself (layout_main, layout_help) is
  * commands/cmd_layout.c, import in layout_import.c, show in layout_show.c.
  *
  * import converts pahole text (pahole.c) and prints the layout file. show prints a
@@ -38,8 +38,9 @@
 
 #define INPUT_MAX (16UL << 20)
 
-/* err2 - "pcbench: layout: ..." on stderr; returns 2, the exit status of bad input. */
-int err2(const char *fmt, ...)
+/* layout_usage_error - "pcbench: layout: ..." on stderr; returns 2, the exit status of bad input.
+ */
+int layout_usage_error(const char *fmt, ...)
 {
 	char msg[4096];
 	va_list ap;
@@ -79,8 +80,8 @@ static void show_count(void *at, const char *v, const struct opt *row)
 
 	if (num_long(v, 10, (long)row->min, (long)row->max, n) ||
 	    (row->expect[0] && (*n & (*n - 1))))
-		exit(err2("show: --%s: %s: expected %s%ld..%ld", row->name, v, row->expect,
-			  (long)row->min, (long)row->max));
+		exit(layout_usage_error("show: --%s: %s: expected %s%ld..%ld", row->name, v,
+					row->expect, (long)row->min, (long)row->max));
 }
 
 static void show_param(void *at, const char *v, const struct opt *row)
@@ -89,10 +90,10 @@ static void show_param(void *at, const char *v, const struct opt *row)
 
 	(void)row;
 	if (opt_param_twice(so->rq.params, so->rq.nparams, v))
-		exit(err2("show: -D: %s: parameter %.*s given twice", v,
-			  opt_param_twice(so->rq.params, so->rq.nparams, v), v));
+		exit(layout_usage_error("show: -D: %s: parameter %.*s given twice", v,
+					opt_param_twice(so->rq.params, so->rq.nparams, v), v));
 	if (so->rq.nparams == TRACE_MAX_PARAMS)
-		exit(err2("show: too many -D"));
+		exit(layout_usage_error("show: too many -D"));
 	so->rq.params[so->rq.nparams++] = (char *)v;
 }
 

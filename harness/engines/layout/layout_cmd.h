@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * layout_cmd.h - what the files of `pcbench layout` share: commands/cmd_layout.c (the command),
- * layout_cmd.c (the subcommands' option tables and help, err2, reading and writing),
+ * layout_cmd.c (the subcommands' option tables and help, layout_usage_error, reading and writing),
  * layout_import.c (import: pahole text, --from-object, --btf), layout_show.c (show),
  * layout_trace.c (--scenario's traced accesses, for show and suggest), layout_view.c (the
  * view show prints of a struct) and layout_suggest*.c (suggest).
@@ -24,8 +24,12 @@ struct import_opts {
 /* The subcommands' help and option tables (layout_cmd.c). */
 extern const struct cmd_help layout_import_help, layout_show_help, layout_suggest_help;
 
-/* err2 - "pcbench: layout: ..." on stderr; returns 2, the exit status of bad input. */
-int err2(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * layout_usage_error - "pcbench: layout: ..." on stderr; returns 2, the exit status of bad
+ * input. Unlike lib's usage_error it returns, so that the caller frees and removes what it
+ * made before the command exits.
+ */
+int layout_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* layout_read_stream - all of @f (at most 16 MiB) into a new string, or NULL with @err. */
 char *layout_read_stream(FILE *f, const char *name, char *err, size_t errlen);

@@ -109,64 +109,68 @@ int layout_import_cmd(int argc, char **argv)
 	po.desc = io.desc;
 	for (int i = first; i < argc; i++) {
 		if (input)
-			return err2("import: one input only: %s and %s", input, argv[i]);
+			return layout_usage_error("import: one input only: %s and %s", input,
+						  argv[i]);
 		input = argv[i];
 	}
 	/* -o FILE is checked before anything is read (outpath.h): exit 2, nothing created. */
 	if (out && strcmp(out, "-") && outpath_check_file(out, err, sizeof(err)))
-		return err2("import: -o: %s", err);
+		return layout_usage_error("import: -o: %s", err);
 	if (io.btf) {
 		if (object || io.expand)
-			return err2("import: --btf reads BTF itself: no --from-object or -E");
+			return layout_usage_error(
+			    "import: --btf reads BTF itself: no --from-object or -E");
 		if (!structs || !*structs)
-			return err2("import: --btf %s needs --struct NAME[,NAME...]",
-				    input ? input : BTF_VMLINUX);
+			return layout_usage_error("import: --btf %s needs --struct NAME[,NAME...]",
+						  input ? input : BTF_VMLINUX);
 		po.structs = structs;
 		layout = btf_to_layout(input, &po, err, sizeof(err));
 		if (!layout)
-			return err2("import: %s", err);
+			return layout_usage_error("import: %s", err);
 		rc = layout_write_out(out, layout);
 		free(layout);
 		return rc;
 	}
 	if (object && input)
-		return err2("import: --from-object %s and an input file %s: give one", object,
-			    input);
+		return layout_usage_error("import: --from-object %s and an input file %s: give one",
+					  object, input);
 	if (!object && !input)
-		return err2("import: no input (a file of `pahole -C NAME` output, - for stdin, or "
-			    "--from-object OBJ --struct NAME)");
+		return layout_usage_error(
+		    "import: no input (a file of `pahole -C NAME` output, - for stdin, or "
+		    "--from-object OBJ --struct NAME)");
 	if (io.expand && !object)
-		return err2(
+		return layout_usage_error(
 		    "import: -E goes with --from-object (give `pahole -E` output otherwise)");
 	if (object) {
 		if (!structs || !*structs)
-			return err2("import: --from-object %s needs --struct NAME", object);
+			return layout_usage_error("import: --from-object %s needs --struct NAME",
+						  object);
 		text = run_pahole(object, structs, io.expand, err, sizeof(err));
 		if (!text)
-			return err2("import: %s", err);
+			return layout_usage_error("import: %s", err);
 		snprintf(source, sizeof(source), "pahole%s -C %s %s", io.expand ? " -E" : "",
 			 structs, object);
 	} else if (!strcmp(input, "-")) {
 		text = layout_read_stream(stdin, "(stdin)", err, sizeof(err));
 		if (!text)
-			return err2("import: %s", err);
+			return layout_usage_error("import: %s", err);
 		snprintf(source, sizeof(source), "(stdin)");
 	} else {
 		FILE *f = infile_open(input, 0, "pahole output", err, sizeof(err));
 
 		if (!f)
-			return err2("import: %s", err);
+			return layout_usage_error("import: %s", err);
 		text = layout_read_stream(f, input, err, sizeof(err));
 		fclose(f);
 		if (!text)
-			return err2("import: %s", err);
+			return layout_usage_error("import: %s", err);
 		snprintf(source, sizeof(source), "%s", input);
 	}
 	po.structs = structs;
 	layout = pahole_to_layout(text, source, &po, err, sizeof(err));
 	free(text);
 	if (!layout)
-		return err2("import: %s", err);
+		return layout_usage_error("import: %s", err);
 	rc = layout_write_out(out, layout);
 	free(layout);
 	return rc;

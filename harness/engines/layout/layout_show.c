@@ -77,7 +77,7 @@ static int print_group(const struct show_opts *so, int i, struct report *rep)
 		}
 	a = calloc((size_t)t->n + 1, sizeof(*a));
 	if (!a)
-		return err2("show: out of memory");
+		return layout_usage_error("show: out of memory");
 	trace_annotate(t, so->rq.ops, a);
 	printf("\n/* object%s %s: struct %s of layout %s */\n", members > 1 ? "s" : "", who,
 	       t->s->name, t->o.layout->name);
@@ -154,26 +154,29 @@ int layout_show_cmd(int argc, char **argv)
 	first = opt_parse(&layout_show_help, argc, argv, &so);
 	for (int i = first; i < argc; i++) {
 		if (so.rq.layout)
-			return err2("show: one layout only: %s and %s", so.rq.layout, argv[i]);
+			return layout_usage_error("show: one layout only: %s and %s", so.rq.layout,
+						  argv[i]);
 		so.rq.layout = argv[i];
 	}
 	if (!so.rq.layout)
-		return err2("show: no layout (a built-in name such as v6.1, or a layout file)");
+		return layout_usage_error(
+		    "show: no layout (a built-in name such as v6.1, or a layout file)");
 	if (so.format && strcmp(so.format, "view") && strcmp(so.format, "layout"))
-		return err2("show: --format: %s: expected view or layout", so.format);
+		return layout_usage_error("show: --format: %s: expected view or layout", so.format);
 	if (so.format && !strcmp(so.format, "layout") && so.rq.scenario)
-		return err2("show: --format layout prints the layout only: drop --scenario");
+		return layout_usage_error(
+		    "show: --format layout prints the layout only: drop --scenario");
 	if (!so.rq.scenario && (so.rq.preset || so.rq.workload || so.rq.nparams))
-		return err2("show: --preset, --workload and -D go with --scenario");
+		return layout_usage_error("show: --preset, --workload and -D go with --scenario");
 
 	l = layout_load(so.rq.layout, err, sizeof(err));
 	if (!l)
-		return err2("show: %s", err);
+		return layout_usage_error("show: %s", err);
 	if (so.format && !strcmp(so.format, "layout")) {
 		char *text = layout_to_text(l);
 
 		if (!text)
-			rc = err2("show: out of memory");
+			rc = layout_usage_error("show: out of memory");
 		else
 			rc = layout_write_out(NULL, text);
 		free(text);
@@ -189,7 +192,7 @@ int layout_show_cmd(int argc, char **argv)
 			int n = layout_leaves(l, l->structs[i].name, &lv);
 
 			if (n < 0) {
-				rc = err2("show: out of memory");
+				rc = layout_usage_error("show: out of memory");
 				break;
 			}
 			printf("\n");

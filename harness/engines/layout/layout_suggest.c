@@ -46,9 +46,10 @@ static void sg_count(void *at, const char *v, const struct opt *row)
 {
 	if (num_long(v, 10, (long)row->min, (long)row->max, at)) {
 		if (row->expect)
-			exit(err2("suggest: --%s: %s: expected %s", row->name, v, row->expect));
-		exit(err2("suggest: --%s: %s: expected %ld..%ld", row->name, v, (long)row->min,
-			  (long)row->max));
+			exit(layout_usage_error("suggest: --%s: %s: expected %s", row->name, v,
+						row->expect));
+		exit(layout_usage_error("suggest: --%s: %s: expected %ld..%ld", row->name, v,
+					(long)row->min, (long)row->max));
 	}
 }
 
@@ -58,7 +59,7 @@ static void sg_model_opt(void *at, const char *v, const struct opt *row)
 	char err[256];
 
 	if (model_opt_set(at, row->name, v, err, sizeof(err)))
-		exit(err2("suggest: --%s: %s: %s", row->name, v, err));
+		exit(layout_usage_error("suggest: --%s: %s: %s", row->name, v, err));
 }
 
 static void sg_param(void *at, const char *v, const struct opt *row)
@@ -67,10 +68,10 @@ static void sg_param(void *at, const char *v, const struct opt *row)
 
 	(void)row;
 	if (opt_param_twice(o->rq.params, o->rq.nparams, v))
-		exit(err2("suggest: -D: %s: parameter %.*s given twice", v,
-			  opt_param_twice(o->rq.params, o->rq.nparams, v), v));
+		exit(layout_usage_error("suggest: -D: %s: parameter %.*s given twice", v,
+					opt_param_twice(o->rq.params, o->rq.nparams, v), v));
 	if (o->rq.nparams == TRACE_MAX_PARAMS - 2)
-		exit(err2("suggest: too many -D"));
+		exit(layout_usage_error("suggest: too many -D"));
 	o->rq.params[o->rq.nparams++] = (char *)v;
 }
 
@@ -81,7 +82,7 @@ static void sg_measure_opt(void *at, const char *v, const struct opt *row)
 
 	(void)row;
 	if (v && !*v)
-		exit(err2("suggest: --measure=: an empty directory name"));
+		exit(layout_usage_error("suggest: --measure=: an empty directory name"));
 	o->measure = 1;
 	o->measure_dir = v;
 }
@@ -167,30 +168,35 @@ static int parse(int argc, char **argv, struct sg_opts *o)
 
 	for (int i = first; i < argc; i++) {
 		if (o->layout)
-			return err2("suggest: one layout only: %s and %s%s", o->layout, argv[i],
-				    o->measure && !o->measure_dir
-					? " (a run directory goes in as --measure=DIR)"
-					: "");
+			return layout_usage_error(
+			    "suggest: one layout only: %s and %s%s", o->layout, argv[i],
+			    o->measure && !o->measure_dir
+				? " (a run directory goes in as --measure=DIR)"
+				: "");
 		o->layout = argv[i];
 	}
 	if (!!o->rq.scenario + !!o->recipe + !!o->hitm != 1)
-		return err2("suggest: one access source: --scenario S --preset P, --recipe FILE, "
-			    "or --hitm RUN");
+		return layout_usage_error(
+		    "suggest: one access source: --scenario S --preset P, --recipe FILE, "
+		    "or --hitm RUN");
 	if (o->recipe && !o->layout)
-		return err2("suggest: --recipe needs a LAYOUT (a built-in name or a layout file)");
+		return layout_usage_error(
+		    "suggest: --recipe needs a LAYOUT (a built-in name or a layout file)");
 	if (!o->rq.scenario && (o->rq.preset || o->rq.workload))
-		return err2("suggest: --preset and --workload go with --scenario");
+		return layout_usage_error("suggest: --preset and --workload go with --scenario");
 	if (o->script && !o->hitm)
-		return err2("suggest: --script %s goes with --hitm RUN", o->script);
+		return layout_usage_error("suggest: --script %s goes with --hitm RUN", o->script);
 	if (o->hitm && o->rq.threads)
-		return err2("suggest: --hitm: the virtual CPUs are the CPUs sampled, one thread "
-			    "each: no -t");
+		return layout_usage_error(
+		    "suggest: --hitm: the virtual CPUs are the CPUs sampled, one thread "
+		    "each: no -t");
 	if (o->hitm && o->rq.nparams)
-		return err2("suggest: --hitm: the probe's recipe is made from the samples: no -D");
+		return layout_usage_error(
+		    "suggest: --hitm: the probe's recipe is made from the samples: no -D");
 	if (!o->rq.threads)
 		o->rq.threads = 8;
 	if (o->budget > 0 && !o->measure)
-		return err2("suggest: --budget goes with --measure");
+		return layout_usage_error("suggest: --budget goes with --measure");
 	o->lim.line = (size_t)o->mo.line_size;
 	o->rq.ops = o->mo.ops;
 	o->rq.warmup = o->mo.warmup;
@@ -205,7 +211,7 @@ static int profile(struct sg_prof *p)
 	p->lv = NULL;
 	p->n = layout_leaves(p->l, p->s->name, &p->lv);
 	if (p->n < 0)
-		return err2("suggest: out of memory");
+		return layout_usage_error("suggest: out of memory");
 	p->threads = tr.threads;
 	p->leaf = xcalloc((size_t)p->n + 1, sizeof(*p->leaf));
 	p->ann = xcalloc((size_t)p->n + 1, sizeof(*p->ann));
@@ -265,9 +271,9 @@ static int target(const struct sg_opts *o, const struct layout *l, struct sg_pro
 		return 0;
 	}
 	if (o->sname)
-		return err2("suggest: --struct %s: no traced object of the %s is one", o->sname,
-			    tr.sc->name);
-	return err2("suggest: %s: no traced object uses the layout", tr.sc->name);
+		return layout_usage_error("suggest: --struct %s: no traced object of the %s is one",
+					  o->sname, tr.sc->name);
+	return layout_usage_error("suggest: %s: no traced object uses the layout", tr.sc->name);
 }
 
 /* The view of @p->s in @l: annotated like layout show's, each moved field's why under it. */
@@ -398,7 +404,7 @@ static int write_csv(const struct sg_opts *o, const struct sg_prof *p, const dou
 		cells[i] = v[i];
 	w = csv_create(o->csv, csv_cols, NCSV, 1, err, sizeof(err));
 	if (!w)
-		return err2("suggest: --csv: %s", err);
+		return layout_usage_error("suggest: --csv: %s", err);
 	if (csv_write_row(w, cells) || csv_close(w)) {
 		warn_msg("%s: could not be written", o->csv);
 		return 1;
@@ -422,7 +428,8 @@ static int judge(struct sg_model *m, struct sg_cand *c, int nc, double *x, int *
 		if (!c[i].l)
 			continue;
 		if (sg_model_eval(m, c[i].l, &x[i], err, sizeof(err)))
-			return err2("suggest: the model with candidate %s: %s", c[i].name, err);
+			return layout_usage_error("suggest: the model with candidate %s: %s",
+						  c[i].name, err);
 		if (c[i].fits && (*best < 0 || x[i] < x[*best] - 1e-9))
 			*best = i;
 	}
@@ -439,7 +446,7 @@ static char *read_text(const char *path)
 	if (f)
 		fclose(f);
 	if (!t)
-		err2("suggest: --measure: %s: %s", path, f ? err : strerror(errno));
+		layout_usage_error("suggest: --measure: %s: %s", path, f ? err : strerror(errno));
 	return t;
 }
 
@@ -454,7 +461,8 @@ static int measure(const struct sg_opts *o, const struct layout *sug)
 	struct sg_measure_req *rq;
 
 	if (!lname || !cfg_layout_name(tr.cfg)[0])
-		return err2("suggest: --measure: scenario %s takes no layout", tr.sc->name);
+		return layout_usage_error("suggest: --measure: scenario %s takes no layout",
+					  tr.sc->name);
 	rq = xcalloc(1, sizeof(*rq));
 	*rq = (struct sg_measure_req){.dir = o->measure_dir,
 				      .budget = o->budget,
@@ -481,7 +489,7 @@ static int measure(const struct sg_opts *o, const struct layout *sug)
 		rq->recipe_text = read_text(o->recipe);
 	if (!rq->suggested_text || (o->layout_tmp && !rq->today_text) ||
 	    (o->hitm && !rq->recipe_text)) {
-		int st = rq->suggested_text ? 2 : err2("suggest: out of memory");
+		int st = rq->suggested_text ? 2 : layout_usage_error("suggest: out of memory");
 
 		sg_measure_req_free(rq);
 		return st;
@@ -535,7 +543,7 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 	for (int i = 0; i < o->rq.nparams; i++)
 		m.user[m.nuser++] = o->rq.params[i];
 	if (m.computed && !(m.tmp = mkdtemp(tmpl))) {
-		rc = err2("suggest: %s: cannot make a temporary directory", tmpl);
+		rc = layout_usage_error("suggest: %s: cannot make a temporary directory", tmpl);
 		goto out;
 	}
 	rc = sg_model_init(&m);
@@ -543,7 +551,7 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 		goto out;
 	nc = sg_candidates(&p, &o->lim, c, MAX_CANDS);
 	if (sg_model_eval(&m, p.l, &today, err, sizeof(err))) {
-		rc = err2("suggest: the model with the input layout: %s", err);
+		rc = layout_usage_error("suggest: the model with the input layout: %s", err);
 		goto out;
 	}
 	rc = judge(&m, c, nc, x, &best);
@@ -600,7 +608,8 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 	if (o->out) {
 		char *text = layout_to_text(pick);
 
-		rc = text ? layout_write_out(o->out, text) : err2("suggest: out of memory");
+		rc = text ? layout_write_out(o->out, text)
+			  : layout_usage_error("suggest: out of memory");
 		free(text);
 	}
 	if (!rc && o->csv) {
@@ -647,7 +656,7 @@ static int suggest_source(struct sg_opts *o)
 		} else {
 			l = layout_load(o->layout, err, sizeof(err));
 			if (!l)
-				return err2("suggest: %s", err);
+				return layout_usage_error("suggest: %s", err);
 			o->rq.layout = o->layout;
 		}
 	}
@@ -669,7 +678,7 @@ static int suggest_hitm(struct sg_opts *o)
 
 	if (!(rq.tmp = mkdtemp(tmpl))) {
 		free(out);
-		return err2("suggest: %s: cannot make a temporary directory", tmpl);
+		return layout_usage_error("suggest: %s: cannot make a temporary directory", tmpl);
 	}
 	rc = sg_hitm_recipe(&rq, out);
 	if (!rc) {
@@ -709,9 +718,9 @@ int layout_suggest_cmd(int argc, char **argv, struct sg_measure_req **measure)
 		return rc;
 	/* output paths are checked before anything runs (outpath.h): exit 2, nothing created */
 	if (o.out && strcmp(o.out, "-") && outpath_check_file(o.out, err, sizeof(err)))
-		return err2("suggest: -o: %s", err);
+		return layout_usage_error("suggest: -o: %s", err);
 	if (o.csv && csv_check_new(o.csv, err, sizeof(err)))
-		return err2("suggest: --csv: %s", err);
+		return layout_usage_error("suggest: --csv: %s", err);
 	if (o.hitm)
 		return suggest_hitm(&o);
 	return suggest_source(&o);

@@ -140,7 +140,7 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 	memset(out, 0, sizeof(*out));
 	snprintf(path, sizeof(path), "%s/objects.json", rq->run);
 	if (hitm_run_load(path, &run, err, sizeof(err)))
-		return err2("suggest: --hitm %s: %s", rq->run, err);
+		return layout_usage_error("suggest: --hitm %s: %s", rq->run, err);
 	ps = hitm_samples("layout suggest", rq->run, rq->script, &run, &st, collect, &c);
 	if (ps == 127) {
 		rc = 2;
@@ -174,9 +174,10 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 		free(by);
 	}
 	if (!sname) {
-		rc = err2("suggest: --hitm %s: no sampled load or store in a field of a modelled "
-			  "object (%ld samples, %ld outside every measured window)",
-			  rq->run, st.samples, st.outside_windows);
+		rc = layout_usage_error(
+		    "suggest: --hitm %s: no sampled load or store in a field of a modelled "
+		    "object (%ld samples, %ld outside every measured window)",
+		    rq->run, st.samples, st.outside_windows);
 		goto out;
 	}
 	for (int i = 0; i < c.n; i++) {
@@ -189,8 +190,9 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 			bycpu = 0;
 	}
 	if (!lay) {
-		rc = err2("suggest: --hitm %s: --struct %s: no sampled access to a field of one",
-			  rq->run, sname);
+		rc = layout_usage_error(
+		    "suggest: --hitm %s: --struct %s: no sampled access to a field of one", rq->run,
+		    sname);
 		goto out;
 	}
 	/* the roles and each one's counts per (object, field, op) */
@@ -227,10 +229,10 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 		acc[ai].n[s->store]++;
 	}
 	if (nroles > RECIPE_MAX_ROLES || nroles > TRACE_MAX_VTHREADS) {
-		rc =
-		    err2("suggest: --hitm %s: %d %s sampled accesses to struct %s; a recipe has at "
-			 "most %d roles",
-			 rq->run, nroles, bycpu ? "CPUs" : "threads", sname, RECIPE_MAX_ROLES);
+		rc = layout_usage_error(
+		    "suggest: --hitm %s: %d %s sampled accesses to struct %s; a recipe has at "
+		    "most %d roles",
+		    rq->run, nroles, bycpu ? "CPUs" : "threads", sname, RECIPE_MAX_ROLES);
 		goto out;
 	}
 	for (int i = 0; i < nacc; i++)
@@ -290,7 +292,7 @@ int sg_hitm_recipe(const struct sg_hitm_req *rq, struct sg_hitm_out *out)
 
 		snprintf(out->layout, sizeof(out->layout), "%s/hitm.layout", rq->tmp);
 		rc = text ? outfile_write_all(out->layout, text, strlen(text)) ? 1 : 0
-			  : err2("suggest: out of memory");
+			  : layout_usage_error("suggest: out of memory");
 		free(text);
 		if (rc)
 			goto out;

@@ -21,12 +21,12 @@ int sg_model_init(struct sg_model *m)
 
 	m->topo = topo_load(m->topo_name, err, sizeof(err));
 	if (!m->topo)
-		return err2("suggest: --topology: %s: %s", m->topo_name, err);
+		return layout_usage_error("suggest: --topology: %s: %s", m->topo_name, err);
 	if (family_place(&f, m->topo, err, sizeof(err)))
-		return err2("suggest: --placement: %s: %s", m->placement, err);
+		return layout_usage_error("suggest: --placement: %s: %s", m->placement, err);
 	if (f.skip[0])
-		return err2("suggest: --placement %s with %d threads: %s", m->placement, m->threads,
-			    f.skip);
+		return layout_usage_error("suggest: --placement %s with %d threads: %s",
+					  m->placement, m->threads, f.skip);
 	m->pus = f.pus;
 	m->cpus = f.cpus;
 	return 0;

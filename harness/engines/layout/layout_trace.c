@@ -133,7 +133,7 @@ static int check_error(const struct layout *l, const char *msg)
 	int line = 0;
 
 	if (strncmp(l->source, "builtin:", 8) == 0 || has_file_line(msg))
-		return err2("%s: %s", tr.cmd, msg);
+		return layout_usage_error("%s: %s", tr.cmd, msg);
 	for (const char *s = msg; (s = strstr(s, "struct ")); s += 7) {
 		char name[LAYOUT_NAME_MAX];
 		size_t n = strspn(
@@ -152,8 +152,8 @@ static int check_error(const struct layout *l, const char *msg)
 	}
 	if (!line)
 		line = layout_line_of(l->source);
-	return err2("%s: %s:%d: a required field is missing for the scenario: %s", tr.cmd,
-		    l->source, line, msg);
+	return layout_usage_error("%s: %s:%d: a required field is missing for the scenario: %s",
+				  tr.cmd, l->source, line, msg);
 }
 
 /* Exit 2: no traced scenario is named @name; the message lists those there are. */
@@ -165,7 +165,8 @@ static int no_such_scenario(const char *name)
 	for (int i = 0; all_scenarios_traced[i] && k < sizeof(names); i++)
 		k += (size_t)snprintf(names + k, sizeof(names) - k, "%s%s", i ? ", " : "",
 				      all_scenarios_traced[i]->name);
-	return err2("%s: --scenario: %s: no such scenario (scenarios: %s)", tr.cmd, name, names);
+	return layout_usage_error("%s: --scenario: %s: no such scenario (scenarios: %s)", tr.cmd,
+				  name, names);
 }
 
 /*
@@ -180,20 +181,21 @@ static int find_selection(const struct trace_req *so, const struct scenario **sc
 	if (!sc)
 		return no_such_scenario(so->scenario);
 	if (bench_unmodelled(sc))
-		return err2("%s: --scenario: %s: %s", tr.cmd, sc->name, bench_unmodelled(sc));
+		return layout_usage_error("%s: --scenario: %s: %s", tr.cmd, sc->name,
+					  bench_unmodelled(sc));
 	if (so->layout ? !scenario_takes_layout(sc) : scenario_layout_param(sc) < 0)
-		return err2("%s: --scenario: %s: takes no layout", tr.cmd, sc->name);
+		return layout_usage_error("%s: --scenario: %s: takes no layout", tr.cmd, sc->name);
 	if (!so->preset)
-		return err2("%s: --scenario %s needs --preset (the first is %s)", tr.cmd, sc->name,
-			    sc->presets[0].name);
+		return layout_usage_error("%s: --scenario %s needs --preset (the first is %s)",
+					  tr.cmd, sc->name, sc->presets[0].name);
 	*presetp = preset_find(sc, so->preset);
 	if (!*presetp)
-		return err2("%s: --preset: %s: scenario %s has no such preset", tr.cmd, so->preset,
-			    sc->name);
+		return layout_usage_error("%s: --preset: %s: scenario %s has no such preset",
+					  tr.cmd, so->preset, sc->name);
 	*wlp = so->workload ? workload_find(sc, so->workload) : &sc->workloads[0];
 	if (!*wlp)
-		return err2("%s: --workload: %s: scenario %s has no such workload", tr.cmd,
-			    so->workload, sc->name);
+		return layout_usage_error("%s: --workload: %s: scenario %s has no such workload",
+					  tr.cmd, so->workload, sc->name);
 	*scp = sc;
 	return 0;
 }
@@ -211,11 +213,12 @@ static int trace_cfg(const struct trace_req *so, const struct scenario *sc,
 
 	for (int i = 0; i < so->nparams; i++) {
 		if (!strchr(so->params[i], '=') || so->params[i][0] == '=')
-			return err2("%s: -D: %s: expected NAME=VALUE", tr.cmd, so->params[i]);
+			return layout_usage_error("%s: -D: %s: expected NAME=VALUE", tr.cmd,
+						  so->params[i]);
 		if (!param_arg_known(sc, so->params[i]))
-			return err2("%s: -D: %s: scenario %s has no parameter %.*s", tr.cmd,
-				    so->params[i], sc->name, (int)strcspn(so->params[i], "="),
-				    so->params[i]);
+			return layout_usage_error("%s: -D: %s: scenario %s has no parameter %.*s",
+						  tr.cmd, so->params[i], sc->name,
+						  (int)strcspn(so->params[i], "="), so->params[i]);
 		user[i] = so->params[i];
 	}
 	*cfgp = cfg_new_layout(sc, preset, wl, (int)so->threads, user, so->nparams, l, so->layout,
@@ -223,11 +226,11 @@ static int trace_cfg(const struct trace_req *so, const struct scenario *sc,
 	if (*cfgp)
 		return 0;
 	if (!l)
-		return err2("%s: %s", tr.cmd, err);
+		return layout_usage_error("%s: %s", tr.cmd, err);
 	c0 = cfg_new(sc, preset, wl, (int)so->threads, user, so->nparams, err0, sizeof(err0));
 	cfg_free(c0);
 	if (!c0 && !strcmp(err, err0))
-		return err2("%s: %s", tr.cmd, err); /* not about the layout */
+		return layout_usage_error("%s: %s", tr.cmd, err); /* not about the layout */
 	return check_error(l, err);
 }
 
@@ -238,7 +241,8 @@ static int setup_threads(const struct trace_req *so, const struct scenario *sc, 
 	for (int t = 0; t < so->threads; t++) {
 		ts[t] = scenario_thread_setup(sc, shared, t);
 		if (!ts[t])
-			return err2("%s: %s: thread_setup(%d) failed", tr.cmd, sc->name, t);
+			return layout_usage_error("%s: %s: thread_setup(%d) failed", tr.cmd,
+						  sc->name, t);
 	}
 	for (long r = 0; r < so->warmup; r++)
 		for (int t = 0; t < so->threads; t++)
@@ -253,7 +257,8 @@ static int trace_objects(const struct scenario *sc, void *shared, int threads)
 	int nobj = scenario_objects(sc, shared, objs, MAX_OBJECTS);
 
 	if (nobj <= 0)
-		return err2("%s: %s: objects() gives no modelled object", tr.cmd, sc->name);
+		return layout_usage_error("%s: %s: objects() gives no modelled object", tr.cmd,
+					  sc->name);
 	tr.o = calloc((size_t)nobj, sizeof(*tr.o));
 	tr.threads = threads;
 	for (int i = 0; tr.o && i < nobj; i++) {
@@ -263,16 +268,16 @@ static int trace_objects(const struct scenario *sc, void *shared, int threads)
 		t->s = layout_find_struct(objs[i].layout, objs[i].sname);
 		t->n = t->s ? layout_leaves(objs[i].layout, objs[i].sname, &t->lv) : -1;
 		if (t->n < 0)
-			return err2("%s: %s: object %s: no struct %s in its layout", tr.cmd,
-				    sc->name, objs[i].name, objs[i].sname);
+			return layout_usage_error("%s: %s: object %s: no struct %s in its layout",
+						  tr.cmd, sc->name, objs[i].name, objs[i].sname);
 		t->cnt = calloc((size_t)(t->n + 1) * NACC * (size_t)tr.threads, sizeof(long));
 		t->opmask = calloc((size_t)t->n + 1, sizeof(unsigned));
 		if (!t->cnt || !t->opmask)
-			return err2("%s: out of memory", tr.cmd);
+			return layout_usage_error("%s: out of memory", tr.cmd);
 		tr.n++;
 	}
 	if (!tr.o)
-		return err2("%s: out of memory", tr.cmd);
+		return layout_usage_error("%s: out of memory", tr.cmd);
 	return 0;
 }
 
@@ -304,7 +309,7 @@ static int check_rmw_kinds(const struct scenario *sc)
 				continue;
 			view_ops(ops, sizeof(ops),
 				 t->opmask[f] & ~((1u << PC_OP_LOAD) | (1u << PC_OP_STORE)));
-			return err2(
+			return layout_usage_error(
 			    "%s: %s:%d: field %s (%s of struct %s): scenario %s does atomic "
 			    "%s on it, but its kind is %s: a plain word or a bit-field cannot be "
 			    "updated atomically (mark it atomic if the kernel's type is)",
@@ -350,10 +355,10 @@ int trace_start(const struct trace_req *rq, const struct layout *l)
 	tr.sc = sc;
 	tr.shared = sc->setup(tr.cfg, err, sizeof(err));
 	if (!tr.shared)
-		return err2("%s: %s: setup: %s", tr.cmd, sc->name, err);
+		return layout_usage_error("%s: %s: setup: %s", tr.cmd, sc->name, err);
 	tr.ts = calloc((size_t)rq->threads, sizeof(*tr.ts));
 	if (!tr.ts)
-		return err2("%s: out of memory", tr.cmd);
+		return layout_usage_error("%s: out of memory", tr.cmd);
 	tr.threads = (int)rq->threads;
 	rc = setup_threads(rq, sc, tr.shared, tr.ts);
 	if (!rc)
