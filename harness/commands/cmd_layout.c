@@ -75,7 +75,19 @@ const struct cmd_help layout_help = {
 					     &layout_suggest_help, NULL},
 };
 
-/* print_rows - the ops_per_s rows of @dir/compare.csv, one line each. */
+/* num - the number @s as @fmt into @buf ("-" and other non-numbers as they are). */
+static const char *num(const char *s, const char *fmt, char *buf, size_t len)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	if (end == s || *end)
+		return s;
+	snprintf(buf, len, fmt, d);
+	return buf;
+}
+
+/* print_rows - the ops_per_s rows of @dir/compare.csv, one line each, as compare prints. */
 static void print_rows(const char *dir)
 {
 	char path[PATH_MAX + 32], err[PATH_MAX + 256];
@@ -95,16 +107,19 @@ static void print_rows(const char *dir)
 		c[k] = csv_col(t, want[k]);
 	for (int i = 0; i < t->nrows; i++) {
 		const char *v[11];
+		char chg[32], lo[32], hi[32], p[32];
 
 		for (int k = 0; k < 11; k++)
 			v[k] = c[k] >= 0 && t->rows[i][c[k]][0] ? t->rows[i][c[k]] : "-";
 		if (strcmp(v[10], "ops_per_s"))
 			continue;
 		print_esc(stdout,
-			  "/* compare, threads %s: %s -> %s: ops_per_s %%change %s [%s, %s], p %s, "
+			  "/* compare, threads %s: %s -> %s: ops_per_s %s [%s, %s], p %s, "
 			  "%s (%s blocks)%s%s */",
-			  v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],
-			  strcmp(v[9], "-") ? "; " : "", strcmp(v[9], "-") ? v[9] : "");
+			  v[0], v[1], v[2], num(v[3], "%+.1f%%", chg, sizeof(chg)),
+			  num(v[4], "%+.1f%%", lo, sizeof(lo)),
+			  num(v[5], "%+.1f%%", hi, sizeof(hi)), num(v[6], "%.2g", p, sizeof(p)),
+			  v[7], v[8], strcmp(v[9], "-") ? "; " : "", strcmp(v[9], "-") ? v[9] : "");
 	}
 	csv_table_free(t);
 }
