@@ -13,6 +13,17 @@ fail=0
 limit=131072 # KiB of address space: the default run needs about 20 MiB, this one 280
 sed 's/^struct mem_cgroup size [0-9]*/struct mem_cgroup size 67108800/' \
 	"$SRC/benches/layouts/page_counter-v6.0.layout" >"$tmp/big.layout"
+# error_row DIR RE WHAT - DIR/results.csv has a status=error row whose reason matches RE
+# (by the header's column numbers: no cell before them holds a comma) and DIR/context.json
+# its end time; else FAIL lines prefixed with WHAT.
+error_row() {
+	awk -F, -v re="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["status"] == "error" && $c["reason"] ~ re { found = 1 }
+		END { exit !found }' "$1/results.csv" 2>/dev/null ||
+		{ echo "FAIL: $3results.csv has no status=error row naming $2"; fail=1; }
+	grep -Eq '"end_time": "[0-9]{4}-' "$1/context.json" 2>/dev/null ||
+		{ echo "FAIL: $3context.json has no end_time"; fail=1; }
+}
 limited() { (
 	ulimit -v $limit || exit 77
 	exec "$pcbench" -s page_counter -p +ABC -w direct -t 1 -r 2 --time 0.001 "$@"
@@ -31,15 +42,9 @@ rc=$?
 [ $rc -eq 1 ] || { echo "FAIL: exit $rc, want 1"; fail=1; }
 grep -Eq '^pcbench: memory: [a-z_]+: (Cannot allocate memory|out of memory)$' "$tmp/err" ||
 	{ echo "FAIL: stderr does not name the allocation that failed"; fail=1; }
-# status and reason by the header's column numbers (no cell before them holds a comma)
-awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	$c["status"] == "error" && $c["reason"] ~ /memory/ { found = 1 }
-	END { exit !found }' "$tmp/run/results.csv" 2>/dev/null ||
-	{ echo "FAIL: results.csv has no status=error row naming memory"; fail=1; }
+error_row "$tmp/run" memory ""
 grep -q '"status":"error","reason":"memory: ' "$tmp/run/results.jsonl" 2>/dev/null ||
 	{ echo "FAIL: results.jsonl has no status=error row naming memory"; fail=1; }
-grep -Eq '"end_time": "[0-9]{4}-' "$tmp/run/context.json" 2>/dev/null ||
-	{ echo "FAIL: context.json has no end_time"; fail=1; }
 "$pcbench" compare "$tmp/run" --format csv >/dev/null 2>"$tmp/cmp" ||
 	{ echo "FAIL: the run directory does not parse:"; cat "$tmp/cmp"; fail=1; }
 [ $fail -eq 0 ] || { echo "stderr:"; cat "$tmp/err"; }
@@ -66,12 +71,7 @@ for t in 3 4; do
 	rc=$?
 	[ $rc -eq 77 ] && { echo "SKIP: -t $t: ulimit refused"; continue; }
 	[ $rc -eq 1 ] || { echo "FAIL: -t $t: exit $rc, want 1"; cat "$tmp/err$t"; fail=1; }
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["status"] == "error" && $c["reason"] ~ /thread/ { found = 1 }
-		END { exit !found }' "$tmp/t$t/results.csv" 2>/dev/null ||
-		{ echo "FAIL: -t $t: results.csv has no status=error row naming threads"; fail=1; }
-	grep -Eq '"end_time": "[0-9]{4}-' "$tmp/t$t/context.json" 2>/dev/null ||
-		{ echo "FAIL: -t $t: context.json has no end_time"; fail=1; }
+	error_row "$tmp/t$t" thread "-t $t: "
 	echo "-t $t, threads that cannot start: exit $rc: $(grep -m1 -i 'thread' "$tmp/err$t")"
 done
 exit $fail
