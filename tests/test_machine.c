@@ -196,10 +196,12 @@ static void empty_tree(void)
  * arm_tree - arm64's /proc/cpuinfo (tests/fixtures/cpuinfo: a Neoverse N1 of Graviton2 or
  * Altra, an AmpereOne): implementer, variant, part and revision kept, vendor and model
  * named from them; the x86 keys stay unknown. @sockets CPUs, one per package in sysfs (its
- * cpuinfo has no "physical id"): that many sockets; 0: none in sysfs, sockets null.
+ * cpuinfo has no "physical id"): that many sockets; 0: none in sysfs, sockets null. @hv:
+ * the hypervisor field wanted; "QEMU (virt board)" puts QEMU virt's device-tree compatible
+ * ("linux,dummy-virt" and its NUL) into the tree, as an arm64 guest under TCG has it.
  */
 static void arm_tree(const char *src, const char *fixture, const char *vendor, const char *model,
-		     const char *variant, const char *part, int sockets)
+		     const char *variant, const char *part, int sockets, const char *hv)
 {
 	struct machine m;
 	char sys[300], cmd[1024];
@@ -221,6 +223,13 @@ static void arm_tree(const char *src, const char *fixture, const char *vendor, c
 			 sys, c, c, sys, c);
 		CHECK(!system(cmd), "%s: cannot make cpu%d's topology", fixture, c);
 	}
+	if (!strcmp(hv, "QEMU (virt board)")) {
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p '%s/firmware/devicetree/base' && printf 'linux,dummy-virt\\0' "
+			 ">'%s/firmware/devicetree/base/compatible'",
+			 sys, sys);
+		CHECK(!system(cmd), "%s: cannot make the device tree", fixture);
+	}
 	setenv("PCBENCH_SYSFS_ROOT", sys, 1);
 	snprintf(cmd, sizeof(cmd), "%s/proc", sys);
 	setenv("PCBENCH_PROCFS_ROOT", cmd, 1);
@@ -236,6 +245,8 @@ static void arm_tree(const char *src, const char *fixture, const char *vendor, c
 	      "%s: implementer or revision unknown", fixture);
 	CHECK(!strcmp(field(&m, "cpu_family"), "unknown"), "%s: cpu_family %s", fixture,
 	      field(&m, "cpu_family"));
+	CHECK(!strcmp(field(&m, "hypervisor"), hv), "%s: hypervisor %s, want %s", fixture,
+	      field(&m, "hypervisor"), hv);
 	s = json_object_get(m.json, "sockets");
 	CHECK(sockets ? json_integer_value(s) == sockets : json_is_null(s),
 	      "%s: sockets %lld, want %d", fixture, (long long)json_integer_value(s), sockets);
@@ -254,8 +265,9 @@ int main(int argc, char **argv)
 	}
 	full_tree();
 	empty_tree();
-	arm_tree(src, "neoverse-n1", "ARM", "ARM Neoverse N1", "0x3", "0xd0c", 2);
-	arm_tree(src, "ampereone", "Ampere", "Ampere AmpereOne", "0x0", "0xac3", 0);
+	arm_tree(src, "neoverse-n1", "ARM", "ARM Neoverse N1", "0x3", "0xd0c", 2,
+		 "QEMU (virt board)");
+	arm_tree(src, "ampereone", "Ampere", "Ampere AmpereOne", "0x0", "0xac3", 0, "unknown");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", root);

@@ -205,6 +205,8 @@ static void hypervisor(struct machine *m, int flag)
 		v[0] = '\0';
 	if (!v[0] && sysfs_read("class/dmi/id/sys_vendor", v, sizeof(v)))
 		v[0] = '\0';
+	if (!v[0] && sysfs_virt_board())
+		snprintf(v, sizeof(v), "QEMU (virt board)");
 	if (!v[0] && flag == 1)
 		snprintf(v, sizeof(v), "yes (vendor not exposed)");
 	set(m, "hypervisor", v);

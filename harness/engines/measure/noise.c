@@ -87,6 +87,8 @@ static int hypervisor_present(void)
 #endif
 		if (!known && !sysfs_read("hypervisor/type", v, sizeof(v)))
 			known = v[0] != '\0';
+		if (!known)
+			known = sysfs_virt_board();
 	}
 	return known;
 }

@@ -56,6 +56,14 @@ int sysfs_read(const char *rel, char *buf, size_t len)
 	return read_line(sysfs_root(), rel, buf, len);
 }
 
+int sysfs_virt_board(void)
+{
+	char v[64];
+
+	return !sysfs_read("firmware/devicetree/base/compatible", v, sizeof(v)) &&
+	       !strcmp(v, "linux,dummy-virt");
+}
+
 const char *procfs_root(void)
 {
 	return env_root("PCBENCH_PROCFS_ROOT") ? env_root("PCBENCH_PROCFS_ROOT") : "/proc";

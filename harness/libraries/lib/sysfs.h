@@ -25,6 +25,13 @@ void sysfs_path(char *buf, size_t len, const char *rel);
  */
 int sysfs_read(const char *rel, char *buf, size_t len);
 
+/*
+ * sysfs_virt_board - the device tree names QEMU's virtual board ("linux,dummy-virt" first in
+ * firmware/devicetree/base/compatible, as on arm64's `-machine virt`): a virtual machine,
+ * where neither CPUID nor /sys/hypervisor says so (TCG, or KVM without them). 1 or 0.
+ */
+int sysfs_virt_board(void);
+
 /* procfs_root - PCBENCH_PROCFS_ROOT, or "/proc". */
 const char *procfs_root(void);
 
