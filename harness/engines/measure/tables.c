@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "esc.h"
 #include "run.h"
 #include "stats.h"
 #include "util.h"
@@ -129,6 +130,7 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 		section = xasprintf("threads=%d%s%s%s", f->threads,
 				    strcmp(f->home_spec, "first") ? " home=" : "",
 				    strcmp(f->home_spec, "first") ? f->home_spec : "", key);
+		esc_inplace(&section); /* a placement or -D value as given: printed escaped */
 		for (int j = 0; j < nseen && !dup; j++)
 			dup = !strcmp(seen[j], section);
 		snprintf(th, sizeof(th), "%d", f->threads);
@@ -161,7 +163,7 @@ void print_plan(struct measure_run *run, const struct options *o, const struct t
 		seen[nseen++] = section;
 		printf("\n%s", section);
 		if (f->skip[0]) {
-			printf(": skipped: %s\n", f->skip);
+			print_esc(stdout, ": skipped: %s", f->skip);
 			continue;
 		}
 		printf("\n%6s %6s %6s %4s %8s %5s\n", "thread", "pu", "core", "l3", "package",
