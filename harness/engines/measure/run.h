@@ -98,7 +98,8 @@ struct measure_run {
 	/* The block design (blocks.h): the block being measured (1-based, 0: none), the windows
 	 * the budget plans at most, the tables and how many reached the target. */
 	int block, planned_windows, min_windows, ntables;
-	char matrix_plan[256]; /* --matrix: its windows within the budget (run.c plan_matrix) */
+	char matrix_plan[256]; /* --matrix: its windows within the budget (run_plan.c
+				  run_plan_matrix) */
 	struct bl_table *tables;
 	double budget_end;		/* now_s() at which the budget is spent */
 	int kind_windows[NOISE_NKINDS]; /* disturbed windows by kind (noise.h) */
@@ -178,5 +179,11 @@ void progress_end(struct measure_run *run);
 /* progress_block - blocks: one line per block (also when stderr is not a terminal). */
 void progress_block(struct measure_run *run, int block, int tables, int spent);
 void home_cell(const struct family *f, char *buf, size_t len);
+
+/* run_plan.c, called by measure_prepare: the block design (tables, window, planned windows),
+ * --matrix within --budget, and the warning when -r or --max-blocks is too few. */
+void run_plan_blocks(struct measure_run *run);
+void run_plan_matrix(struct measure_run *run);
+void run_warn_too_few(const struct measure_run *run);
 
 #endif
