@@ -12,10 +12,7 @@
 #  - merge refuses a context.json whose run_id is none of its rows', and its results.csv
 #    has the mode of results.jsonl (the umask's).
 set -u
-pcbench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "${0%/*}/preamble.sh"
 run="-s page_counter -p v6.0-rc1 -w direct -t 1 -r 1 --time 0.01 --events none"
 mkdir "$tmp/cwd"
 cd "$tmp/cwd" || exit 1

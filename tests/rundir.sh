@@ -6,10 +6,7 @@
 # named like an option (-o -dash) gets its end-of-run report; a host named "(none)" gives
 # results/<stamp>-unknown.
 set -u
-pcbench=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "${0%/*}/preamble.sh"
 run="-s page_counter -p v6.0-rc1 -w direct -t 1 -r 1 --time 0.01"
 mkdir "$tmp/cwd" "$tmp/home" "$tmp/tmpdir"
 cd "$tmp/cwd" || exit 1
