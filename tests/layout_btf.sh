@@ -12,7 +12,8 @@
 #  - this host's /sys/kernel/btf/vmlinux where it exists (else those checks are skipped):
 #    --btf equals the pahole -E route, `--layout btf:` runs page_counter, context.json
 #    records the BTF path and this kernel's release, and the fields the algorithm ignores
-#    are named.
+#    are named;
+#  - hostile BTF (below): no crash, no hang, exit 0 or 2 naming the file.
 # Fails when pahole or a C compiler is missing (scripts/install-deps brings them).
 set -u
 . "${0%/*}/preamble.sh"
@@ -155,7 +156,12 @@ fi
 # made them: an out-of-range type id, structs that contain themselves or each other, an
 # anonymous union cycle, pointer and typedef cycles, 24 levels of doubling nesting) and 400
 # random 1-8 byte mutations of a real BTF: `layout import --btf` and `layout show btf:`
-# exit 0 or 2 (a refusal names the file), never a signal or a hang.
+# exit 0 or 2 (a refusal names the file), never a signal or a hang. The regression inputs
+# run through pcbench in every build. The mutations do in the Release build (make test:
+# exit status and message); under ASan (make test-asan, PCBENCH_FUZZ_DIR) they run in one
+# process through fuzz_btf, which calls the same two commands on each input as a file
+# (exit 0 or 2, else it aborts) and adds the in-memory route: a memory error, a leak or
+# undefined behaviour fails, a hang over 60 s too (-timeout).
 hostile() { # FILE
 	for cmd in "layout import --btf $1 --struct page_counter" "layout show btf:$1"; do
 		# shellcheck disable=SC2086 # the command's words
@@ -184,8 +190,20 @@ for i in range(400):
         b[rng.randrange(len(b))] = rng.randrange(256)
     open("%s/m%03d.btf" % (sys.argv[2], i), "wb").write(b)
 PY
-for f in "$tmp"/mut/*.btf; do hostile "$f"; done
-echo "ok: hostile BTF: $nreg regression inputs and $(ls "$tmp/mut" | wc -l) mutations, no crash"
+nmut=$(ls "$tmp/mut" | wc -l)
+if [ -n "${PCBENCH_FUZZ_DIR:-}" ]; then
+	# -close_fd_mask=3: the commands' output silenced, libFuzzer's and the sanitizers' kept
+	"$PCBENCH_FUZZ_DIR/fuzz_btf" -close_fd_mask=3 -timeout=60 "$tmp"/mut/*.btf >"$tmp/fz" 2>&1
+	rc=$?
+	ran=$(grep -c '^Executed ' "$tmp/fz")
+	[ $rc -eq 0 ] && [ "$ran" -eq "$nmut" ] ||
+		no "hostile BTF: fuzz_btf: exit $rc, $ran of $nmut inputs run: $(grep -v '^Running: \|^Executed ' "$tmp/fz" | tail -n 30)"
+	how="in fuzz_btf"
+else
+	for f in "$tmp"/mut/*.btf; do hostile "$f"; done
+	how="through pcbench"
+fi
+echo "ok: hostile BTF: $nreg regression inputs and $nmut mutations ($how), no crash"
 
 [ $fail -eq 0 ] && echo "layout_btf: all checks passed"
 exit $fail
