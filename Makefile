@@ -68,7 +68,8 @@ run: deps-run configure
 #   make test-lab    label lab only
 #   make test-asan   ASan+UBSan: every test that drives C code (not lab, script, soak, slow, vm)
 #   make test-tsan   TSan: the tests that start threads or stop a run with a signal (labels
-#                    threads, signals; not soak, slow, vm)
+#                    threads, signals; not soak, slow, vm), building only what they run
+#                    (scripts/ctest-targets)
 #   make fuzz-smoke  every libFuzzer target, on the ASan build (build-asan)
 # A test skips (77) only for missing hardware or privileges, a missing command is a
 # failure; tests/skips.sh prints each skip's reason. Tests run in parallel (ctest -j; the
@@ -103,7 +104,8 @@ test-asan: asan-build
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
-	@cmake --build build-tsan -j $(JOBS)
+	@t=$$(./scripts/ctest-targets build-tsan -L "threads|signals" -LE "$(NOT_SANITIZED)") && \
+		cmake --build build-tsan -j $(JOBS) --target $$t
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
 		suppressions=$(CURDIR)/tests/tsan.supp" $(CTEST) -L "threads|signals" -LE "$(NOT_SANITIZED)"; \
 		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
