@@ -39,7 +39,8 @@ cross-arm64-configure: build
 cross-arm64: cross-arm64-configure
 	@cmake --build build-arm64 -j $(JOBS)
 
-# make install PREFIX=/usr/local [DESTDIR=/scratch/root]: bin/pcbench, share/pcbench/scripts,
+# make install PREFIX=/usr/local [DESTDIR=/scratch/root]: bin/pcbench (the launcher),
+# libexec/pcbench/pcbench (the real binary), share/pcbench/scripts,
 # the man page and bash completion (cmake --install honours DESTDIR from the environment).
 PREFIX ?= /usr/local
 install: build
