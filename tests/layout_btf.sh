@@ -157,8 +157,8 @@ fi
 # anonymous union cycle, pointer and typedef cycles, 24 levels of doubling nesting) and 400
 # random 1-8 byte mutations of a real BTF: `layout import --btf` and `layout show btf:`
 # exit 0 or 2 (a refusal names the file), never a signal or a hang. The regression inputs
-# run through pcbench in every build. The mutations do in the Release build (make test:
-# exit status and message); under ASan (make test-asan, PCBENCH_FUZZ_DIR) they run in one
+# run through pcbench in every build. The mutations do in the Release build (make test;
+# in CI make test-release, label release: exit status and message); under ASan (make test-asan, PCBENCH_FUZZ_DIR) they run in one
 # process through fuzz_btf, which calls the same two commands on each input as a file
 # (exit 0 or 2, else it aborts) and adds the in-memory route: a memory error, a leak or
 # undefined behaviour fails, a hang over 60 s too (-timeout).
