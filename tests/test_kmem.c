@@ -21,13 +21,12 @@
  *  4. concurrency: THREADS threads x OPS ops of every preset and workload leave memory,
  *     memsw and kmem at their preload, and every children_*_usage equal to its child's.
  *
- * Under a sanitizer (PCBENCH_SANITIZED set: make test-asan, test-tsan) part 4 runs OPS / 10
+ * Under TSan (PCBENCH_SANITIZED contains "thread": make test-tsan) part 4 runs OPS / 10
  * operations per thread (every preset and workload, the same checks, the threshold's bound
  * taken over the operations run): the paths recur every 33 updates and every stock batch,
- * and the sanitizers judge the accesses that happen. Under TSan ("thread") part 3c, the
- * model, does not run: it is one thread switching coroutines, where TSan can find no race
- * (18 model runs, nine tenths of this test's TSan time); make test and make test-asan
- * (ASan and UBSan over the model's memory) make its checks.
+ * and TSan judges the accesses that happen. Part 3c, the model, does not run there: it is
+ * one thread switching coroutines, where TSan can find no race (18 model runs, nine tenths
+ * of this test's TSan time). make test and make test-asan run it all.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -46,9 +45,11 @@
 #define LEAF (NLEVELS - 1)
 #define NOBJ (NLEVELS + 1) /* + stats_flush_threshold */
 #define THREADS 4
-#define OPS 50000 /* per thread (a sanitizer: OPS / 10) */
+#define OPS 50000 /* per thread (TSan: OPS / 10) */
 #define CHUNK 1000
 #define PRELOAD 65536
+
+static int tsan; /* under TSan: see the header */
 
 static const char *const level_names[NLEVELS] = {"root", "L1", "L2", "L3"};
 enum { C_MEMORY, C_SWAP, C_KMEM, NCTR };
@@ -554,7 +555,7 @@ static void test_concurrent(const char *preset, const char *workload)
 	v1 = !strcmp(bench_str(in.cfg, "cgroup"), "v1");
 	r.sc = in.sc;
 	r.shared = in.shared;
-	r.ops = getenv("PCBENCH_SANITIZED") ? OPS / 10 : OPS; /* see the header */
+	r.ops = tsan ? OPS / 10 : OPS;
 	pthread_barrier_init(&r.bar, NULL, THREADS);
 	for (int i = 0; i < THREADS; i++) {
 		args[i] = (struct cworker_arg){&r, i};
@@ -616,11 +617,13 @@ int main(int argc, char **argv)
 					      "v6.0"};
 	static const char *const workloads[] = {"pair", "split"};
 	static const long nrs[] = {1, 3, 40};
+	const char *san = getenv("PCBENCH_SANITIZED");
 
+	tsan = san && strstr(san, "thread");
 	test_layouts();
 	test_flush();
-	if (!getenv("PCBENCH_SANITIZED") || !strstr(getenv("PCBENCH_SANITIZED"), "thread"))
-		test_model_flush(argc > 1 ? argv[1] : "."); /* not under TSan: see the header */
+	if (!tsan)
+		test_model_flush(argc > 1 ? argv[1] : ".");
 	for (size_t p = 0; p < ARRAY_SIZE(presets); p++)
 		for (size_t w = 0; w < ARRAY_SIZE(workloads); w++) {
 			for (size_t n = 0; n < ARRAY_SIZE(nrs); n++)

@@ -21,12 +21,11 @@
  *  5. the model (spr, scatter x8): qspinlock moves lru_lock's line less than tas, waiters
  *     spin on their own MCS nodes, and at 128-byte pairs regressed moves more than fixed.
  *
- * Under a sanitizer (PCBENCH_SANITIZED set: make test-asan, test-tsan) part 4 runs OPS / 10
+ * Under TSan (PCBENCH_SANITIZED contains "thread": make test-tsan) part 4 runs OPS / 10
  * operations per thread (every preset, workload and lock, the same checks): an operation's
- * paths recur every few (depth 16, fbatch 4), the threads still overlap, and the sanitizers
- * judge the accesses that happen. Under TSan ("thread") part 5 does not run: the model is
- * one thread switching coroutines, where TSan can find no race; make test and make
- * test-asan make its checks.
+ * paths recur every few (depth 16, fbatch 4), the threads still overlap, and TSan judges
+ * the accesses that happen. Part 5 does not run there: the model is one thread switching
+ * coroutines, where TSan can find no race. make test and make test-asan run it all.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -44,8 +43,10 @@
 #define NR_LRU 5
 #define ZONE_NORMAL 2
 #define THREADS 4
-#define OPS 20000 /* per thread (a sanitizer: OPS / 10) */
+#define OPS 20000 /* per thread (TSan: OPS / 10) */
 #define CHUNK 500
+
+static int tsan; /* under TSan: see the header */
 
 /* off - offset of @path in struct @sname of object 0's layout; fatal when missing. */
 static long off(const struct inst *in, const char *sname, const char *path)
@@ -863,7 +864,7 @@ static void test_concurrent(const char *preset, const char *workload, const char
 	r.shared = in.shared;
 	r.in = &in;
 	r.depth = 16;
-	r.ops = getenv("PCBENCH_SANITIZED") ? OPS / 10 : OPS; /* see the header */
+	r.ops = tsan ? OPS / 10 : OPS;
 	r.private_pn = !strcmp(workload, "private");
 	CHECK_EQ("objects()", in.nobj,
 		 (r.private_pn ? THREADS + 1 : 2) + !strcmp(lock, "qspinlock"));
@@ -983,6 +984,9 @@ static void test_model_lock(const char *srcdir)
 
 int main(int argc, char **argv)
 {
+	const char *san = getenv("PCBENCH_SANITIZED");
+
+	tsan = san && strstr(san, "thread");
 	if (!scenario_find("per_node")) {
 		fprintf(stderr, "FAIL: scenario per_node not found\n");
 		return 1;
@@ -1000,8 +1004,8 @@ int main(int argc, char **argv)
 	test_concurrent("fixed", "shared", "tas");
 	test_concurrent("fixed", "shared", "qspinlock");
 	test_concurrent("fixed-lrugen", "private", "qspinlock");
-	if (!getenv("PCBENCH_SANITIZED") || !strstr(getenv("PCBENCH_SANITIZED"), "thread"))
-		test_model_lock(argc > 1 ? argv[1] : "."); /* not under TSan: see the header */
+	if (!tsan)
+		test_model_lock(argc > 1 ? argv[1] : ".");
 	if (failures) {
 		fprintf(stderr, "test_per_node: %d failure(s)\n", failures);
 		return 1;
