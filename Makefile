@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime deps-run configure build cross-arm64-configure cross-arm64 install package run test test-lab asan-build test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime deps-run configure build cross-arm64-configure cross-arm64 install package run test test-lab test-release asan-build test-asan test-tsan fuzz-smoke ci overhead format clean
 
 all: build
 
@@ -39,7 +39,8 @@ cross-arm64-configure: build
 cross-arm64: cross-arm64-configure
 	@cmake --build build-arm64 -j $(JOBS)
 
-# make install PREFIX=/usr/local [DESTDIR=/scratch/root]: bin/pcbench, share/pcbench/scripts,
+# make install PREFIX=/usr/local [DESTDIR=/scratch/root]: bin/pcbench (the launcher),
+# libexec/pcbench/pcbench (the real binary), share/pcbench/scripts,
 # the man page and bash completion (cmake --install honours DESTDIR from the environment).
 PREFIX ?= /usr/local
 install: build
@@ -67,14 +68,18 @@ run: deps-run configure
 #   make test-lab    label lab only
 #   make test-asan   ASan+UBSan: every test that drives C code (not lab, script, soak, slow, vm)
 #   make test-tsan   TSan: the tests that start threads or stop a run with a signal (labels
-#                    threads, signals; not soak, slow, vm)
+#                    threads, signals; not soak, slow, vm), building only what they run
+#                    (scripts/ctest-targets)
 #   make fuzz-smoke  every libFuzzer target, on the ASan build (build-asan)
+#   make test-release the Release build's share of make ci (labels lab, script, soak, slow,
+#                    vm, release)
+#   make ci          what .ci/run runs: test-release, test-asan, test-tsan, fuzz-smoke
 # A test skips (77) only for missing hardware or privileges, a missing command is a
 # failure; tests/skips.sh prints each skip's reason. Tests run in parallel (ctest -j; the
 # long ones start first, by their COST; RESOURCE_LOCK where two share a port or a daemon,
 # RUN_SERIAL for those that load every CPU or check CPU time). deps is a prerequisite of
-# each: one make invocation installs or checks the packages once, so .ci/run is
-# `make test test-asan test-tsan fuzz-smoke`. make test also configures the arm64 cross
+# each: one make invocation installs or checks the packages once (.ci/run is `make ci`).
+# make test and make test-release also configures the arm64 cross
 # build (cross-arm64-configure, Debian and Ubuntu), whose pcbench the vm_arm64 test builds
 # and boots in an arm64 guest.
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
@@ -87,6 +92,13 @@ test: deps build cross-arm64-configure
 
 test-lab: deps build
 	cd $(BUILD) && { $(CTEST) -L lab; rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
+
+# make test-release: the tests only the Release build runs in CI: labels lab, script, soak,
+# slow, vm, and release (tests a sanitizer build skips in whole or in part: address-space
+# limits, the process's own mappings, ulimit cases, the model's own coroutine switch).
+RELEASE_ONLY = $(NOT_SANITIZED)|release
+test-release: deps build cross-arm64-configure
+	cd $(BUILD) && { $(CTEST) -L "$(RELEASE_ONLY)"; rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
 # The ASan+UBSan build is clang's with the libFuzzer targets (-DPCBENCH_FUZZ=ON), so that
 # test-asan and fuzz-smoke share one build; TSan's is gcc's, as the Release build.
@@ -102,7 +114,8 @@ test-asan: asan-build
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
-	@cmake --build build-tsan -j $(JOBS)
+	@t=$$(./scripts/ctest-targets build-tsan -L "threads|signals" -LE "$(NOT_SANITIZED)") && \
+		cmake --build build-tsan -j $(JOBS) --target $$t
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
 		suppressions=$(CURDIR)/tests/tsan.supp" $(CTEST) -L "threads|signals" -LE "$(NOT_SANITIZED)"; \
 		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
@@ -111,6 +124,12 @@ test-tsan: deps
 FUZZ_SECONDS ?= 20
 fuzz-smoke: asan-build
 	./scripts/fuzz-smoke build-asan $(FUZZ_SECONDS) $(JOBS)
+
+# make ci (what .ci/run runs): every test once, in the build where it checks most: the
+# Release-only ones, then every test that drives C code under ASan+UBSan, the tests with
+# threads or signals under TSan, and the fuzz targets. make test still runs every test in
+# the Release build.
+ci: test-release test-asan test-tsan fuzz-smoke
 
 # The instrument-overhead benchmark (pcbench vs a compiled struct in a plain loop).
 overhead: build

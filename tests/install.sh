@@ -1,12 +1,14 @@
 #!/bin/sh
 # install.sh SRCDIR BUILDDIR - make install and make package. 1) cmake --install into a
-# DESTDIR: bin/pcbench, bin/pcbench-lab-run and bin/pcbench-slurm-submit (their help, man
+# DESTDIR: bin/pcbench (the launcher, static: no program interpreter) and
+# libexec/pcbench/pcbench (the real binary it runs; the launcher alone, without it, exits 1
+# naming its path), bin/pcbench-lab-run and bin/pcbench-slurm-submit (their help, man
 # pages, helpers found from bin/), share/pcbench/scripts (gnuplot and lab scripts), the man
 # pages (pcbench(1), pcbench-CMD(1) for every command), the bash completion; the installed
 # binary, run from elsewhere with no source tree in reach,
 # prints --version and --list, measures, and plots (it finds its gnuplot scripts in
-# ../share/pcbench/scripts). 2) the completion script completes commands and options and
-# lists every option of pcbench help --options. 3) CPack's .deb and .rpm list the binary,
+# ../../share/pcbench/scripts). 2) the completion script completes commands and options and
+# lists every option of pcbench help --options. 3) CPack's .deb and .rpm list both binaries,
 # the man pages and the completion; lintian is clean on the .deb, its name is Debian's, the .rpm
 # has a vendor, summary and description; the .deb unpacked into a scratch root runs the same way.
 set -u
@@ -40,7 +42,7 @@ runs_here() {
 # 1) make install into a DESTDIR.
 DESTDIR="$tmp/root" cmake --install "$build" --prefix /usr >"$tmp/install.out" 2>&1 ||
 	{ echo "FAIL: cmake --install"; cat "$tmp/install.out"; exit 1; }
-for f in usr/bin/pcbench usr/share/pcbench/scripts/scaling.gp usr/share/pcbench/scripts/lab-run \
+for f in usr/bin/pcbench usr/libexec/pcbench/pcbench usr/share/pcbench/scripts/scaling.gp usr/share/pcbench/scripts/lab-run \
 	usr/share/pcbench/scripts/install-deps usr/share/pcbench/scripts/slurm/pcbench.sbatch \
 	usr/share/man/man1/pcbench.1.gz usr/share/bash-completion/completions/pcbench \
 	usr/bin/pcbench-lab-run usr/bin/pcbench-slurm-submit \
@@ -69,6 +71,14 @@ for f in $cmd_pages; do
 	zcat "$tmp/root$f" 2>/dev/null | grep -q "^\.TH PCBENCH-" || { echo "FAIL: install: no $f"; fail=1; }
 done
 runs_here "$tmp/root"
+readelf -l "$tmp/root/usr/bin/pcbench" | grep -q 'program interpreter' &&
+	{ echo "FAIL: bin/pcbench, the launcher, is not static"; fail=1; }
+mkdir "$tmp/alone"
+cp "$tmp/root/usr/bin/pcbench" "$tmp/alone/pcbench"
+"$tmp/alone/pcbench" --version >"$tmp/alone.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -qx "pcbench: cannot run $(cd "$tmp/alone" && pwd -P)/../libexec/pcbench/pcbench: No such file or directory" \
+	"$tmp/alone.out" || { echo "FAIL: the launcher without its binary: exit $rc"; cat "$tmp/alone.out"; fail=1; }
 
 # 2) the completion script.
 comp=$tmp/root/usr/share/bash-completion/completions/pcbench
@@ -112,7 +122,7 @@ deb=$(ls "$tmp/pkg"/*.deb) rpm=$(ls "$tmp/pkg"/*.rpm) ||
 	{ echo "FAIL: no .deb or .rpm"; ls "$tmp/pkg"; exit 1; }
 dpkg-deb -c "$deb" | awk '{ print $6 }' >"$tmp/deb.list"
 rpm -qlp "$rpm" >"$tmp/rpm.list" 2>/dev/null
-for f in /usr/bin/pcbench /usr/share/man/man1/pcbench.1.gz /usr/share/bash-completion/completions/pcbench \
+for f in /usr/bin/pcbench /usr/libexec/pcbench/pcbench /usr/share/man/man1/pcbench.1.gz /usr/share/bash-completion/completions/pcbench \
 	/usr/share/pcbench/scripts/scaling.gp $cmd_pages; do
 	grep -qx "\.$f" "$tmp/deb.list" || { echo "FAIL: .deb lacks $f"; fail=1; }
 	grep -qx "$f" "$tmp/rpm.list" || { echo "FAIL: .rpm lacks $f"; fail=1; }

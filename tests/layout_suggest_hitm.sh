@@ -13,9 +13,22 @@
 #  - refusals exit 2 and leave no file: --script without --hitm, -t or -D with --hitm, a
 #    RUN without objects.json, a RUN without perf.data and no --script, a script without a
 #    perf sample line.
+#  - temporary directories: with TMPDIR this test's own, every command above (success and
+#    refusals, pcbench-suggest-hitm.*), SIGTERM while the samples are read (exit 3), and a
+#    computed layout's (per_node, pcbench-suggest.*: a suggestion and a refused topology)
+#    leave it empty.
 set -u
 . "${0%/*}/preamble.sh"
 fx=$src/tests/fixtures/hitm/contended
+mkdir "$tmp/td"
+export TMPDIR="$tmp/td"
+# tmp_empty WHAT - pcbench left nothing in TMPDIR (else a FAIL line, and it is emptied)
+tmp_empty() {
+	[ -z "$(ls -A "$TMPDIR")" ] || {
+		no "$1: left $(ls -A "$TMPDIR") in TMPDIR"
+		rm -rf "${TMPDIR:?}"/*
+	}
+}
 
 # line_of FILE FIELD - the 64-byte line of FIELD in struct qstat of layout FILE.
 line_of() {
@@ -33,6 +46,7 @@ done
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i }
 	 NR == 2 { exit !($k["transfers_suggested"] < $k["transfers_today"]) }' "$tmp/s.csv" ||
 	no "suggest --hitm: not fewer transfers/op than today: $(cat "$tmp/s.csv")"
+tmp_empty "suggest --hitm"
 grep -q 'one role per CPU: cpu0 .* cpu1 .* cpu2 .* cpu3 ' "$tmp/out" ||
 	no "suggest --hitm: the header does not name the roles cpu0..cpu3"
 grep -q '1 samples on fields no load or store step takes' "$tmp/out" ||
@@ -44,11 +58,13 @@ echo "suggest --hitm: count on line $c; $(grep '^/\* transfers/op' "$tmp/out")"
 "$pcbench" layout suggest --hitm "$fx" --script - -o "$tmp/i.layout" <"$fx/contended.script" \
 	>"$tmp/i.out" 2>&1 || no "suggest --hitm --script -: $(cat "$tmp/i.out")"
 cmp -s "$tmp/s.layout" "$tmp/i.layout" || no "suggest --hitm --script -: another suggestion"
+tmp_empty "suggest --hitm --script -"
 sed 's/ \[[0-9]*\] / /' "$fx/contended.script" >"$tmp/nocpu.script"
 "$pcbench" layout suggest --hitm "$fx" --script "$tmp/nocpu.script" >"$tmp/t.out" 2>&1 ||
 	no "suggest --hitm without CPUs: $(cat "$tmp/t.out")"
 grep -q 'one role per thread (no CPU in the samples): tid4100 ' "$tmp/t.out" ||
 	no "suggest --hitm without CPUs: not one role per thread"
+tmp_empty "suggest --hitm without CPUs"
 
 # hitm report reads lines with the cpu field
 "$pcbench" hitm report "$fx" --script "$fx/contended.script" >"$tmp/r.out" 2>&1 ||
@@ -70,6 +86,35 @@ for args in "v6.0 --scenario page_counter --script $fx/contended.script" \
 	st=$?
 	[ $st -eq 2 ] || no "suggest $args: exit $st (want 2): $(cat "$tmp/e")"
 	[ -z "$(ls -A "$tmp/w")" ] || no "suggest $args: left $(ls -A "$tmp/w")"
+	tmp_empty "suggest $args"
 done
+
+# SIGTERM while the samples are read (stdin a FIFO held open): exit 3, the directory gone.
+mkfifo "$tmp/fifo"
+"$pcbench" layout suggest --hitm "$fx" --script - <"$tmp/fifo" >/dev/null 2>"$tmp/e" &
+pid=$!
+exec 3>"$tmp/fifo"
+i=0
+while [ -z "$(ls -A "$TMPDIR")" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -n "$(ls -A "$TMPDIR")" ] || no "suggest --hitm --script -: no directory in TMPDIR in 10 s"
+kill -TERM $pid
+wait $pid
+st=$?
+exec 3>&-
+[ $st -eq 3 ] || no "suggest --hitm, SIGTERM: exit $st (want 3): $(cat "$tmp/e")"
+tmp_empty "suggest --hitm, SIGTERM"
+
+# A computed layout's candidates (per_node): their directory goes too.
+"$pcbench" layout suggest --scenario per_node --preset regressed --workload shared -t 2 \
+	>"$tmp/e" 2>&1 || no "suggest per_node: exit $?: $(cat "$tmp/e")"
+tmp_empty "suggest per_node"
+"$pcbench" layout suggest --scenario per_node --preset regressed --workload shared -t 2 \
+	--topology synthetic:nonsense >"$tmp/e" 2>&1
+st=$?
+[ $st -eq 2 ] || no "suggest per_node --topology synthetic:nonsense: exit $st (want 2)"
+tmp_empty "suggest per_node --topology synthetic:nonsense"
 [ $fail -eq 0 ] && echo "layout_suggest_hitm: all checks passed"
 exit $fail

@@ -8,9 +8,9 @@
 #     machine's MIDR fields (implementer 0x41, part 0xd0c: Neoverse N1) and its 2 sockets;
 #   - `pcbench model` of the arm64 binary prints and writes what PCBENCH (this machine's
 #     build) does, byte for byte.
-# The cross build: `make test` configures build-arm64 (make cross-arm64-configure); here its
-# pcbench target is built (or brought up to date), after configuring it as make does when
-# ctest runs alone. Skip (77) only when it is missing and there is no cross compiler.
+# The cross build: `make test` and `make test-release` configure build-arm64 (make
+# cross-arm64-configure); here its pcbench target is built (or brought up to date), after
+# configuring it as make does when ctest runs alone. Skip (77) only when it is missing and there is no cross compiler.
 # Nothing is timed: QEMU's cycles are virtual, the guest's own cgroups and mounts only.
 set -u
 . "${0%/*}/preamble.sh"

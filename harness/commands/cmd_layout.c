@@ -16,6 +16,7 @@
 
 #include "btf.h"
 #include "commands.h"
+#include "compare.h"
 #include "csv.h"
 #include "layout_cmd.h"
 #include "outfile.h"
@@ -92,9 +93,11 @@ static void print_rows(const char *dir)
 {
 	char path[PATH_MAX + 32], err[PATH_MAX + 256];
 	struct csv_table *t;
-	static const char *const want[] = {"threads",	   "base",	"with_patch", "change_pct",
-					   "ci_lo_pct",	   "ci_hi_pct", "p_adjusted", "verdict",
-					   "n_with_patch", "flags",	"metric"};
+	/* after threads (a key column, results.csv's), compare.csv's own, in print order */
+	static const enum cmp_csv_col want[] = {
+	    CCSV_BASE,	     CCSV_WITH_PATCH, CCSV_CHANGE_PCT,	 CCSV_CI_LO_PCT, CCSV_CI_HI_PCT,
+	    CCSV_P_ADJUSTED, CCSV_VERDICT,    CCSV_N_WITH_PATCH, CCSV_FLAGS,	 CCSV_METRIC};
+	const char *ops = results_cols[COL_OPS_PER_S];
 	int c[11];
 
 	snprintf(path, sizeof(path), "%s/compare.csv", dir);
@@ -103,20 +106,21 @@ static void print_rows(const char *dir)
 		print_esc(stdout, "/* measured: no compare row: %s */", err);
 		return;
 	}
-	for (int k = 0; k < 11; k++)
-		c[k] = csv_col(t, want[k]);
+	c[0] = results_col(t, COL_THREADS);
+	for (int k = 1; k < 11; k++)
+		c[k] = cmp_csv_col(t, want[k - 1]);
 	for (int i = 0; i < t->nrows; i++) {
 		const char *v[11];
 		char chg[32], lo[32], hi[32], p[32];
 
 		for (int k = 0; k < 11; k++)
 			v[k] = c[k] >= 0 && t->rows[i][c[k]][0] ? t->rows[i][c[k]] : "-";
-		if (strcmp(v[10], "ops_per_s"))
+		if (strcmp(v[10], ops))
 			continue;
 		print_esc(stdout,
-			  "/* compare, threads %s: %s -> %s: ops_per_s %s [%s, %s], p %s, "
+			  "/* compare, threads %s: %s -> %s: %s %s [%s, %s], p %s, "
 			  "%s (%s blocks)%s%s */",
-			  v[0], v[1], v[2], num(v[3], "%+.1f%%", chg, sizeof(chg)),
+			  v[0], v[1], v[2], ops, num(v[3], "%+.1f%%", chg, sizeof(chg)),
 			  num(v[4], "%+.1f%%", lo, sizeof(lo)),
 			  num(v[5], "%+.1f%%", hi, sizeof(hi)), num(v[6], "%.2g", p, sizeof(p)),
 			  v[7], v[8], strcmp(v[9], "-") ? "; " : "", strcmp(v[9], "-") ? v[9] : "");

@@ -131,7 +131,6 @@ int plot_main(int argc, char **argv)
 	struct plot *const p = &state;
 	char **scs, err[PATH_MAX + 256];
 	int nsc, *ls;
-	sigset_t sigs, old;
 
 	memset(p, 0, sizeof(*p));
 	int first = opt_parse(&plot_help, argc, argv, p);
@@ -160,21 +159,9 @@ int plot_main(int argc, char **argv)
 			    "scripts/ directory)");
 	/* compare's tables (bad input exits 2 there too); a signal here ends plot at once. */
 	p->cmp = compare_one_run(argv[first]);
-	/*
-	 * The temp directory first: a bad TMPDIR is refused before -o DIR is made. A signal
-	 * waits until it is registered (else one just after mkdtemp left it behind).
-	 */
-	p->tmpdir =
-	    xasprintf("%s/pcbench-plot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
-	sigprocmask(SIG_BLOCK, &sigs, &old);
-	if (!mkdtemp(p->tmpdir))
+	/* The temp directory first: a bad TMPDIR is refused before -o DIR is made. */
+	if (outfile_tempdir("pcbench-plot", &p->tmpdir))
 		usage_error("plot", p->tmpdir, "%s", strerror(errno));
-	outfile_track(p->tmpdir, 1);
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* From here on a signal stops at the next plot: the PNGs written stay, whole. */
 	stop_install(STOP_FLAG, 0);
 	mkdir_p(p->outdir, "-o");
@@ -199,8 +186,7 @@ int plot_main(int argc, char **argv)
 	}
 	if (!stop_requested)
 		plot_matrix(p);
-	outfile_track(p->tmpdir, 0);
-	rmdir(p->tmpdir);
+	outfile_tempdir_remove(p->tmpdir);
 	free(scs);
 	free(ls);
 	if (stop_requested) {

@@ -373,6 +373,60 @@ void cmp_judge(struct compare *c);
  */
 void cmp_fmt_real_vs_emulated(const struct compare *c, FILE *out);
 
+/*
+ * compare.csv's own columns, after its key columns (results.csv's scenario, workload,
+ * placement, threads, home, host): X(ENUM, "name"), in file order. fmt_csv.c writes them;
+ * a reader of compare.csv finds one with cmp_csv_col (never by a name string).
+ */
+#define COMPARE_CSV_COLUMNS(X)                                                                     \
+	X(TESTCASE, "testcase")                                                                    \
+	X(BASE, "base")                                                                            \
+	X(WITH_PATCH, "with_patch")                                                                \
+	X(BASE_RUNS, "base_runs")                                                                  \
+	X(WITH_PATCH_RUNS, "with_patch_runs")                                                      \
+	X(METRIC, "metric")                                                                        \
+	X(HIGHER_IS_BETTER, "higher_is_better")                                                    \
+	X(N_BASE, "n_base")                                                                        \
+	X(MEDIAN_BASE, "median_base")                                                              \
+	X(MEAN_BASE, "mean_base")                                                                  \
+	X(STDDEV_BASE, "stddev_base")                                                              \
+	X(CV_BASE, "cv_base")                                                                      \
+	X(MUX_BASE, "mux_base")                                                                    \
+	X(N_WITH_PATCH, "n_with_patch")                                                            \
+	X(MEDIAN_WITH_PATCH, "median_with_patch")                                                  \
+	X(MEAN_WITH_PATCH, "mean_with_patch")                                                      \
+	X(STDDEV_WITH_PATCH, "stddev_with_patch")                                                  \
+	X(CV_WITH_PATCH, "cv_with_patch")                                                          \
+	X(MUX_WITH_PATCH, "mux_with_patch")                                                        \
+	X(CHANGE_PCT, "change_pct")                                                                \
+	X(U, "u")                                                                                  \
+	X(P_VALUE, "p_value")                                                                      \
+	X(P_METHOD, "p_method")                                                                    \
+	X(P_ADJUSTED, "p_adjusted")                                                                \
+	X(CORRECTION, "correction")                                                                \
+	X(FAMILY_SIZE, "family_size")                                                              \
+	X(MIN_P, "min_p")                                                                          \
+	X(CI_LO_PCT, "ci_lo_pct")                                                                  \
+	X(CI_HI_PCT, "ci_hi_pct")                                                                  \
+	X(ALPHA, "alpha")                                                                          \
+	X(MIN_CHANGE_PCT, "min_change_pct")                                                        \
+	X(FAIRNESS_BASE, "fairness_base")                                                          \
+	X(FAIRNESS_WITH_PATCH, "fairness_with_patch")                                              \
+	X(FAIRNESS_P, "fairness_p")                                                                \
+	X(FAIRNESS_CHANGED, "fairness_changed")                                                    \
+	X(VERDICT, "verdict")                                                                      \
+	X(FLAGS, "flags")
+
+enum cmp_csv_col {
+#define CCSV_ENUM(e, name) CCSV_##e,
+	COMPARE_CSV_COLUMNS(CCSV_ENUM)
+#undef CCSV_ENUM
+	    CCSV_N
+};
+extern const char *const cmp_csv_cols[CCSV_N];
+/* cmp_csv_col - the index of compare.csv column @c in @t's header, or -1. */
+int cmp_csv_col(const struct csv_table *t, enum cmp_csv_col c);
+
 /* report.c: the header and the pieces every format shares. */
 void cmp_build_header(struct compare *c, struct header *h);
 /*

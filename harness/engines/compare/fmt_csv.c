@@ -23,50 +23,22 @@ static void csv_cell(FILE *out, const char *s, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
-/* compare.csv's key columns, results.csv's that name a group, then its own (csv_head). */
+/* compare.csv's key columns, results.csv's that name a group, then its own (cmp_csv_cols). */
 static const enum results_col csv_keys[] = {COL_SCENARIO, COL_WORKLOAD, COL_PLACEMENT,
 					    COL_THREADS,  COL_HOME,	COL_HOST};
 #define NKEYS (int)(sizeof(csv_keys) / sizeof(csv_keys[0]))
-static const char *const csv_head[] = {
-    "testcase",
-    "base",
-    "with_patch",
-    "base_runs",
-    "with_patch_runs",
-    "metric",
-    "higher_is_better",
-    "n_base",
-    "median_base",
-    "mean_base",
-    "stddev_base",
-    "cv_base",
-    "mux_base",
-    "n_with_patch",
-    "median_with_patch",
-    "mean_with_patch",
-    "stddev_with_patch",
-    "cv_with_patch",
-    "mux_with_patch",
-    "change_pct",
-    "u",
-    "p_value",
-    "p_method",
-    "p_adjusted",
-    "correction",
-    "family_size",
-    "min_p",
-    "ci_lo_pct",
-    "ci_hi_pct",
-    "alpha",
-    "min_change_pct",
-    "fairness_base",
-    "fairness_with_patch",
-    "fairness_p",
-    "fairness_changed",
-    "verdict",
-    "flags",
+/* compare.csv's own columns' names, indexed by enum cmp_csv_col (compare.h). */
+const char *const cmp_csv_cols[CCSV_N] = {
+#define CCSV_NAME(e, name) name,
+    COMPARE_CSV_COLUMNS(CCSV_NAME)
+#undef CCSV_NAME
 };
-#define NCSV (NKEYS + (int)(sizeof(csv_head) / sizeof(csv_head[0])))
+
+int cmp_csv_col(const struct csv_table *t, enum cmp_csv_col c)
+{
+	return csv_col(t, cmp_csv_cols[c]);
+}
+#define NCSV (NKEYS + CCSV_N)
 
 static void summary_cells(char v[][40], const struct summary *s)
 {
@@ -93,7 +65,7 @@ void cmp_fmt_csv(const struct compare *c, const struct header *h, FILE *out)
 	for (int i = 0; i < NKEYS; i++)
 		csv_cell(out, results_cols[csv_keys[i]], 0);
 	for (int i = NKEYS; i < NCSV; i++)
-		csv_cell(out, csv_head[i - NKEYS], i == NCSV - 1);
+		csv_cell(out, cmp_csv_cols[i - NKEYS], i == NCSV - 1);
 	for (int i = 0; i < c->nres; i++) {
 		const struct result *r = &c->res[i];
 		const struct block *b = &c->blocks[r->block];

@@ -20,6 +20,7 @@
 #include "harness.h"
 #include "layout_suggest.h"
 #include "num.h"
+#include "outfile.h"
 #include "outpath.h"
 #include "util.h"
 
@@ -520,7 +521,7 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 	struct sg_model m = {0};
 	struct sg_cand c[MAX_CANDS];
 	double x[MAX_CANDS], today;
-	char err[512], tmpl[] = "/tmp/pcbench-suggest.XXXXXX", buf[2048];
+	char err[512], buf[2048], *tmpdir = NULL;
 	const struct layout *pick;
 	size_t size[2];
 	int lines[2], best = -1, nc = 0, rc;
@@ -542,9 +543,16 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 	m.computed = !scenario_takes_layout(tr.sc);
 	for (int i = 0; i < o->rq.nparams; i++)
 		m.user[m.nuser++] = o->rq.params[i];
-	if (m.computed && !(m.tmp = mkdtemp(tmpl))) {
-		rc = layout_usage_error("suggest: %s: cannot make a temporary directory", tmpl);
-		goto out;
+	if (m.computed) {
+		/* the candidates' files, removed as each is judged; tracked for a signal or die */
+		if (outfile_tempdir("pcbench-suggest", &tmpdir)) {
+			rc =
+			    layout_usage_error("suggest: %s: cannot make a temporary directory: %s",
+					       tmpdir, strerror(errno));
+			goto out;
+		}
+		m.tmp = tmpdir;
+		outfile_track(m.file, 1);
 	}
 	rc = sg_model_init(&m);
 	if (rc)
@@ -624,8 +632,11 @@ static int suggest(struct sg_opts *o, const struct layout *l)
 out:
 	for (int i = 0; i < nc; i++)
 		sg_cand_free(&c[i]);
-	if (m.tmp)
-		rmdir(m.tmp);
+	if (m.tmp) {
+		outfile_track(m.file, 0);
+		outfile_tempdir_remove(tmpdir);
+	}
+	free(tmpdir);
 	sg_model_free(&m);
 	profile_free(&p);
 	trace_free();
@@ -668,18 +679,26 @@ static int suggest_source(struct sg_opts *o)
 /*
  * suggest_hitm - --hitm RUN: its samples as a probe recipe (and the run's layout, unless
  * one is given) in a temporary directory, then suggest as with --recipe, one thread per role.
+ * The directory and its files are tracked (outfile_tempdir): gone on every way out, a
+ * refusal that exits from deep inside (usage_error) and a signal too.
  */
 static int suggest_hitm(struct sg_opts *o)
 {
-	char tmpl[] = "/tmp/pcbench-suggest-hitm.XXXXXX";
 	struct sg_hitm_req rq = {o->hitm, o->script, o->sname, o->layout, NULL};
 	struct sg_hitm_out *out = xcalloc(1, sizeof(*out));
+	char *tmpdir;
 	int rc;
 
-	if (!(rq.tmp = mkdtemp(tmpl))) {
+	if (outfile_tempdir("pcbench-suggest-hitm", &tmpdir)) {
+		rc = layout_usage_error("suggest: %s: cannot make a temporary directory: %s",
+					tmpdir, strerror(errno));
+		free(tmpdir);
 		free(out);
-		return layout_usage_error("suggest: %s: cannot make a temporary directory", tmpl);
+		return rc;
 	}
+	rq.tmp = tmpdir;
+	outfile_track(out->recipe, 1); /* empty until written */
+	outfile_track(out->layout, 1);
 	rc = sg_hitm_recipe(&rq, out);
 	if (!rc) {
 		snprintf(o->hitm_note, sizeof(o->hitm_note), "%s", out->note);
@@ -697,7 +716,10 @@ static int suggest_hitm(struct sg_opts *o)
 		unlink(out->recipe);
 	if (out->layout[0])
 		unlink(out->layout);
-	rmdir(rq.tmp);
+	outfile_track(out->recipe, 0);
+	outfile_track(out->layout, 0);
+	outfile_tempdir_remove(tmpdir);
+	free(tmpdir);
 	free(out);
 	return rc;
 }

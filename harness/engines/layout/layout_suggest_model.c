@@ -47,7 +47,6 @@ static struct bench_cfg *cfg_with(struct sg_model *m, const struct layout *l, ch
 				  size_t errlen)
 {
 	char path[4096], arg[4200], *user[TRACE_MAX_PARAMS + 2];
-	struct bench_cfg *cfg;
 	char *text;
 	int n = 0;
 
@@ -55,6 +54,7 @@ static struct bench_cfg *cfg_with(struct sg_model *m, const struct layout *l, ch
 		return cfg_new_layout(m->sc, m->preset, m->wl, m->threads, m->user, m->nuser, l,
 				      l->name, err, errlen);
 	snprintf(path, sizeof(path), "%s/candidate-%d.layout", m->tmp, m->nfiles++);
+	snprintf(m->file, sizeof(m->file), "%s", path); /* setup reads it again; removed after */
 	text = layout_to_text(l);
 	if (!text || outfile_write_all(path, text, strlen(text))) {
 		free(text);
@@ -67,9 +67,7 @@ static struct bench_cfg *cfg_with(struct sg_model *m, const struct layout *l, ch
 			user[n++] = m->user[i];
 	snprintf(arg, sizeof(arg), "layout=%s", path);
 	user[n++] = arg;
-	cfg = cfg_new(m->sc, m->preset, m->wl, m->threads, user, n, err, errlen);
-	snprintf(m->file, sizeof(m->file), "%s", path); /* setup reads it again */
-	return cfg;
+	return cfg_new(m->sc, m->preset, m->wl, m->threads, user, n, err, errlen);
 }
 
 int sg_model_eval(struct sg_model *m, const struct layout *l, double *xfer, char *err,
@@ -77,18 +75,20 @@ int sg_model_eval(struct sg_model *m, const struct layout *l, double *xfer, char
 {
 	struct bench_cfg *cfg = cfg_with(m, l, err, errlen);
 	struct model_result r;
-	int rc;
+	int rc = -1;
 
-	if (!cfg)
-		return -1;
-	memset(&r, 0, sizeof(r));
-	rc = model_run(m->sc, cfg, m->topo, m->pus, m->threads, &m->mo, &r) || !r.ok ? -1 : 0;
-	if (!rc)
-		*xfer = model_transfers_per_op(&r);
-	else
-		set_err(err, errlen, "%s", r.reason);
-	model_result_free(&r);
-	cfg_free(cfg);
+	if (cfg) {
+		memset(&r, 0, sizeof(r));
+		if (!model_run(m->sc, cfg, m->topo, m->pus, m->threads, &m->mo, &r) && r.ok) {
+			*xfer = model_transfers_per_op(&r);
+			rc = 0;
+		} else {
+			set_err(err, errlen, "%s", r.reason);
+		}
+		model_result_free(&r);
+		cfg_free(cfg);
+	}
+	/* the candidate's file, also when its configuration was refused */
 	if (m->file[0])
 		remove(m->file);
 	m->file[0] = '\0';

@@ -19,6 +19,9 @@
 #include <vector>
 
 #include "gbshim.h"
+extern "C" {
+#include "results.h"
+}
 
 namespace
 {
@@ -250,7 +253,7 @@ static void run_one(benchmark::State &state, void *arg, int threads,
 		return;
 	}
 	state.counters["items_per_second"] = r.ops_per_s;
-	state.counters["ns_per_op"] = r.ns_per_op;
+	state.counters[results_cols[COL_NS_PER_OP]] = r.ns_per_op;
 }
 
 // gbshim_run - each repetition of a family is a benchmark of its own, registered under the

@@ -45,7 +45,7 @@ char *gnuplot_find(void)
 
 char *gnuplot_scripts(void)
 {
-	char exe[PATH_MAX], *cand[4] = {0}, *found = NULL;
+	char exe[PATH_MAX], *cand[2] = {0}, *found = NULL;
 	const char *env = getenv("PCBENCH_SCRIPTS");
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	int k = 0;
@@ -59,9 +59,7 @@ char *gnuplot_scripts(void)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			cand[k++] = xasprintf("%s/../scripts", exe);
-			cand[k++] = xasprintf("%s/scripts", exe);
-			cand[k++] = xasprintf("%s/../share/pcbench/scripts", exe);
+			cand[k++] = xasprintf("%s/%s", exe, PCBENCH_SCRIPTS_REL);
 		}
 	}
 	for (int i = 0; i < k; i++) {

@@ -8,10 +8,10 @@
 char *gnuplot_find(void);
 /*
  * gnuplot_scripts - the directory holding scaling.gp (new string): $PCBENCH_SCRIPTS, then
- * scripts/ above the executable (the source tree of an in-tree build/pcbench) or next to
- * it (the build tree: CMake copies the scripts into BUILD/scripts, so an out-of-tree build
- * finds them too), then the installed data directory (PREFIX/bin/pcbench ->
- * PREFIX/share/pcbench/scripts); never the compiled-in source path. NULL when none has it.
+ * PCBENCH_SCRIPTS_REL from the real binary's directory (CMakeLists.txt's scheme, the same in
+ * the build tree, where CMake copies the scripts, and in the install:
+ * LIBEXECDIR/pcbench/pcbench -> DATADIR/pcbench/scripts, ../../share/pcbench/scripts);
+ * never the compiled-in source path. NULL when none has it.
  */
 char *gnuplot_scripts(void);
 /*

@@ -84,6 +84,36 @@ void outfile_cleanup(void)
 			rmdir(open_tmp[i]);
 }
 
+int outfile_tempdir(const char *prefix, char **dir)
+{
+	const char *t = getenv("TMPDIR");
+	sigset_t sigs, old;
+	int ret = 0, e;
+
+	*dir = xasprintf("%s/%s.XXXXXX", t && *t ? t : "/tmp", prefix);
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
+	if (mkdtemp(*dir))
+		outfile_track(*dir, 1);
+	else
+		ret = -1;
+	e = errno;
+	if (ret) /* mkdtemp may have filled in the X's: the message names the template */
+		memcpy(*dir + strlen(*dir) - 6, "XXXXXX", 6);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return ret;
+}
+
+void outfile_tempdir_remove(char *dir)
+{
+	outfile_track(dir, 0);
+	rmdir(dir);
+}
+
 mode_t outfile_mode(void)
 {
 	mode_t m = umask(022);

@@ -54,6 +54,16 @@ void outfile_abort(struct outfile *o);
  */
 void outfile_track(char *path, int add);
 /*
+ * outfile_tempdir - make a new directory "$TMPDIR/@prefix.XXXXXX" (TMPDIR unset or empty:
+ * /tmp) and track it, SIGINT, SIGTERM and SIGHUP held meanwhile (one just after mkdtemp
+ * would leave it behind): a refusal (usage_error), die or signal removes it, after the
+ * files in it that are tracked. *@dir gets the path (malloc'd; the caller frees it), on
+ * failure the template, to name in the message. 0, or -1 with errno set.
+ */
+int outfile_tempdir(const char *prefix, char **dir);
+/* outfile_tempdir_remove - no longer track @dir and remove it (empty by now). */
+void outfile_tempdir_remove(char *dir);
+/*
  * outfile_cleanup - remove every temp file still open; async-signal-safe, for a signal
  * handler that ends the process.
  */
