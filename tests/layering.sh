@@ -32,6 +32,7 @@ fail=0
 cd "$src" || exit 1
 find harness benches topology -name '*.[ch]' -o -name '*.cc' | sort >"$tmp/files"
 # every '#include "x"' as: FILE NAME (one awk over all files, x without its directory)
+# shellcheck disable=SC2016 # (awk's $0, not the shell's)
 xargs awk '/^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"/ {
 	h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h); sub(/.*\//, "", h); print FILENAME, h }' \
 	<"$tmp/files" >"$tmp/includes"
