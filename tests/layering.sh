@@ -31,11 +31,11 @@ fail=0
 
 cd "$src" || exit 1
 find harness benches topology -name '*.[ch]' -o -name '*.cc' | sort >"$tmp/files"
-# every '#include "x"' as: FILE NAME
-while read -r f; do
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
-		while read -r h; do echo "$f ${h##*/}"; done
-done <"$tmp/files" >"$tmp/includes"
+# every '#include "x"' as: FILE NAME (one awk over all files, x without its directory)
+# shellcheck disable=SC2016 # (awk's $0, not the shell's)
+xargs awk '/^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*"/ {
+	h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h); sub(/.*\//, "", h); print FILENAME, h }' \
+	<"$tmp/files" >"$tmp/includes"
 
 # the layer of a source path (1 libraries, 2 engines, 3 commands, 4 main; 0 unknown)
 layer='function layer(f) {
@@ -85,10 +85,10 @@ fi
 [ $# -gt 0 ] || { echo "FAIL: no objects given"; exit 1; }
 # (ctest passes each target's objects as one ';'-separated argument)
 for a in "$@"; do printf '%s\n' "$a" | tr ';' '\n'; done >"$tmp/objs"
-while read -r o; do
-	s=$(echo "$o" | sed 's|^.*/CMakeFiles/[^/]*\.dir/||; s|\.o$||')
-	nm -P "$o" | awk -v s="$s" '$2 ~ /^[TDBRVWC]$/ { print "D", $1, s } $2 == "U" { print "U", $1, s }'
-done <"$tmp/objs" >"$tmp/syms"
+# one nm over all objects (-A: each line starts with "OBJECT: "), each object named by its
+# source path
+xargs nm -P -A <"$tmp/objs" | awk '{ s = $1; sub(/:$/, "", s); sub(/^.*\/CMakeFiles\/[^\/]*\.dir\//, "", s)
+	sub(/\.o$/, "", s) } $3 ~ /^[TDBRVWC]$/ { print "D", $2, s } $3 == "U" { print "U", $2, s }' >"$tmp/syms"
 awk '$1 == "D" { def[$2] = $3; next } $1 == "U" && def[$2] && def[$2] != $3 { print $3, def[$2], $2 }' \
 	"$tmp/syms" "$tmp/syms" | sort -u >"$tmp/calls"
 awk '{ print $1, $2 }' "$tmp/calls" | sort -u >"$tmp/callgraph"

@@ -33,9 +33,8 @@ done
 host=$(hostname)
 # (a minute of names: a slow start, under a sanitizer on a busy machine, takes seconds)
 now=$(date +%s)
-for s in $(seq 0 60); do
-	mkdir -p "results/$(date -u -d "@$((now + s))" +%Y-%m-%dT%H-%M-%SZ)-$host"
-done
+seq "$now" $((now + 60)) | sed 's/^/@/' | date -u -f - +%Y-%m-%dT%H-%M-%SZ |
+	awk -v h="$host" '{ print "results/" $0 "-" h }' | xargs mkdir -p
 "$pcbench" $run --run-dir-file "$tmp/dir3" >/dev/null 2>"$tmp/err3"
 [ $? -le 1 ] || { echo "FAIL: run with its name taken exits 2"; cat "$tmp/err3"; fail=1; }
 d3=$(cat "$tmp/dir3" 2>/dev/null)

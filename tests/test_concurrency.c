@@ -17,6 +17,16 @@
  * every pairing of ack and receiver at 2 and 3 threads, with two threads spinning beside the
  * workers so that the teardowns, which run at once as measure.c runs them, are preempted at
  * any point. It stops at the first iteration that does not balance.
+ *
+ * Under TSan (PCBENCH_SANITIZED contains "thread": make test-tsan) every configuration runs
+ * OPS / 20 operations per thread instead of OPS: the same presets, workloads, thread counts
+ * and parameters, and the same checks after each run, over fewer operations. A run's paths
+ * recur within a few hundred operations (a stock's batch of 32 or 64 pages, a burst of
+ * about 48, a socket window of 32 pages), the threads still overlap (none stops before
+ * every thread has run a chunk), and TSan judges the accesses that happen by their
+ * happens-before: 5000 operations per thread take every path many times over. make test
+ * and make test-asan run OPS. --loop (sock_teardown_loop) keeps LOOP_OPS and its
+ * iterations in every build.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -33,7 +43,7 @@
 #define MIN_PAGES 256
 #define LOW_PAGES 512
 #define THREADS 4
-#define OPS 100000 /* per thread, at least (--loop: LOOP_OPS) */
+#define OPS 100000 /* per thread, at least (--loop: LOOP_OPS; TSan: OPS / 20) */
 #define LOOP_OPS 2000
 #define MAXHOGS 8
 #define CHUNK 1000
@@ -327,6 +337,8 @@ int main(int argc, char **argv)
 					     {"ack=receiver", "skb_msgs=3"},
 					     {"reclaim_walk=off", "folio=16384"}};
 	const struct scenario *sc = scenario_find("page_counter");
+	const char *san = getenv("PCBENCH_SANITIZED");
+	const long ops = san && strstr(san, "thread") ? OPS / 20 : OPS; /* see the header */
 
 	if (!sc) {
 		fprintf(stderr, "FAIL: scenario page_counter not found\n");
@@ -338,16 +350,16 @@ int main(int argc, char **argv)
 			    (int)ARRAY_SIZE(sock_user));
 	for (const struct bench_preset *p = sc->presets; p->name; p++) {
 		for (const struct bench_workload *w = sc->workloads; w->name; w++)
-			test_one(sc, &(struct conf){p, w, NULL, 0, 0, 0, 0}, OPS);
+			test_one(sc, &(struct conf){p, w, NULL, 0, 0, 0, 0}, ops);
 		test_one(sc,
 			 &(struct conf){p, workload_find(sc, "direct"), cross_user, 3, 2048 + 100,
 					2048 + 400, 0},
-			 OPS);
+			 ops);
 		for (int t = 1; t <= THREADS; t++)
 			test_one(sc,
 				 &(struct conf){p, workload_find(sc, "socket"),
 						(char **)sock_user[(t - 1) % 4], 2, 0, 0, t},
-				 OPS);
+				 ops);
 	}
 	if (failures) {
 		fprintf(stderr, "test_concurrency: %d failure(s)\n", failures);

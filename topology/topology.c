@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <hwloc.h>
@@ -653,32 +654,52 @@ void *topo_alloc_home(const struct topo *t, size_t len, const struct topo_home *
 	return p;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 (older headers); older kernels: EINVAL */
+#endif
+
+/*
+ * first_touch - fault in every page of [@p, @p + @len) (page-aligned) for writing, under the
+ * area's memory policy: the kernel's MADV_POPULATE_WRITE, else a store of 0 per page (the
+ * pages are zero already: fresh anonymous memory). Not a memset: a sanitizer intercepts that
+ * and sets its shadow of the whole area (1.4 s of a run's 1.6 under TSan for the 64 MiB
+ * arena), and the pages hold zeros either way.
+ */
+static void first_touch(void *p, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!madvise(p, len, MADV_POPULATE_WRITE))
+		return;
+	for (size_t off = 0; off < len; off += page)
+		((volatile char *)p)[off] = 0;
+}
+
 void *topo_try_alloc_home(const struct topo *t, size_t len, const struct topo_home *h)
 {
-	hwloc_nodeset_t set = hwloc_bitmap_alloc();
-	void *p;
-	int err;
+	hwloc_nodeset_t set;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+	if (p == MAP_FAILED)
+		return NULL;
+	set = hwloc_bitmap_alloc();
 	if (h->interleave)
 		hwloc_bitmap_copy(set, hwloc_topology_get_topology_nodeset(t->h));
 	else
 		hwloc_bitmap_only(set, (unsigned)h->node);
-	p = hwloc_alloc_membind(t->h, len, set,
-				h->interleave ? HWLOC_MEMBIND_INTERLEAVE : HWLOC_MEMBIND_BIND,
-				HWLOC_MEMBIND_BYNODESET);
-	if (!p) /* no memory binding here: first touch from the home thread still applies */
-		p = hwloc_alloc(t->h, len);
-	err = errno;
+	/* no memory binding here: first touch from the home thread still applies */
+	(void)hwloc_set_area_membind(t->h, p, len, set,
+				     h->interleave ? HWLOC_MEMBIND_INTERLEAVE : HWLOC_MEMBIND_BIND,
+				     HWLOC_MEMBIND_BYNODESET);
 	hwloc_bitmap_free(set);
-	if (p)
-		memset(p, 0, len); /* first touch, under the policy */
-	errno = err;
+	first_touch(p, len);
 	return p;
 }
 
 void topo_free_home(const struct topo *t, void *p, size_t len)
 {
-	hwloc_free(t->h, p, len);
+	(void)t;
+	munmap(p, len);
 }
 
 int topo_memlocation(const struct topo *t, const void *p, size_t len, uint64_t *nodes)
