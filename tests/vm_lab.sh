@@ -112,7 +112,10 @@ for h in $hosts; do
 		# shellcheck disable=SC2086
 		set -- $line
 		echo "$line" | grep -Eq "^ +$label +(ok|no-verdict) +[1-7] +[1-7] +0 +0 +(yes|no) +$tmp/lab/$label/run.log\$" &&
-			[ $(($3 + $4)) -eq 8 ] && disturbed=1 || no "summary of $label: \"$line\""
+			[ $(($3 + $4)) -eq 8 ] && disturbed=1 || {
+			no "summary of $label: \"$line\""
+			grep -i 'error' "$tmp/lab/$label/run.log" | head -n 5 | sed 's/^/    /'
+		}
 	fi
 	ls "$tmp/lab/$label/"*-"$label"/results.csv >/dev/null 2>&1 || no "$label: no run directory came back"
 done
