@@ -68,8 +68,7 @@ run: deps-run configure
 #   make test-lab    label lab only
 #   make test-asan   ASan+UBSan: every test that drives C code (not lab, script, soak, slow, vm)
 #   make test-tsan   TSan: the tests that start threads or stop a run with a signal (labels
-#                    threads, signals; not soak, slow, vm), building only what they run
-#                    (scripts/ctest-targets)
+#                    threads, signals; not soak, slow, vm)
 #   make fuzz-smoke  every libFuzzer target, on the ASan build (build-asan)
 #   make test-release the Release build's share of make ci (labels lab, script, soak, slow,
 #                    vm, release)
@@ -114,8 +113,7 @@ test-asan: asan-build
 
 test-tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
-	@t=$$(./scripts/ctest-targets build-tsan -L "threads|signals" -LE "$(NOT_SANITIZED)") && \
-		cmake --build build-tsan -j $(JOBS) --target $$t
+	@cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
 		suppressions=$(CURDIR)/tests/tsan.supp" $(CTEST) -L "threads|signals" -LE "$(NOT_SANITIZED)"; \
 		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
