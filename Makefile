@@ -1,9 +1,9 @@
-# Thin wrapper over CMake. `make run` measures the default suite, `make test` runs ctest.
+# Thin wrapper over CMake. `make run` measures the default suite, `make test` runs the tests.
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime deps-run configure build cross-arm64-configure cross-arm64 install package run test test-lab test-release asan-build test-asan test-tsan fuzz-smoke ci overhead format clean
+.PHONY: all deps deps-runtime deps-run configure build cross-arm64-configure cross-arm64 install package run test test-all test-lab test-release asan-build test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -62,7 +62,9 @@ run: deps-run configure
 	@./scripts/make-run ./$(BUILD)/pcbench $(ARGS)
 
 # The tests, by ctest label (tests/CMakeLists.txt sets the labels):
-#   make test        every test, every label: lab (ssh fan-out on loopback, Slurm,
+#   make test        what .ci/run runs: every test once, in the build where it checks most
+#                    (test-release, test-asan, test-tsan, fuzz-smoke)
+#   make test-all    every test, every label, Release build: lab (ssh fan-out on loopback, Slurm,
 #                    install-deps, install and packages), script (checks of the tree's text:
 #                    layering, man pages, docs), threads, signals, soak, slow, vm (QEMU guests)
 #   make test-lab    label lab only
@@ -70,15 +72,14 @@ run: deps-run configure
 #   make test-tsan   TSan: the tests that start threads or stop a run with a signal (labels
 #                    threads, signals; not soak, slow, vm)
 #   make fuzz-smoke  every libFuzzer target, on the ASan build (build-asan)
-#   make test-release the Release build's share of make ci (labels lab, script, soak, slow,
-#                    vm, release)
-#   make ci          what .ci/run runs: test-release, test-asan, test-tsan, fuzz-smoke
+#   make test-release the Release build's share of make test (labels lab, script, soak,
+#                    slow, vm, release)
 # A test skips (77) only for missing hardware or privileges, a missing command is a
 # failure; tests/skips.sh prints each skip's reason. Tests run in parallel (ctest -j; the
 # long ones start first, by their COST; RESOURCE_LOCK where two share a port or a daemon,
 # RUN_SERIAL for those that load every CPU or check CPU time). deps is a prerequisite of
-# each: one make invocation installs or checks the packages once (.ci/run is `make ci`).
-# make test and make test-release also configures the arm64 cross
+# each: one make invocation installs or checks the packages once (.ci/run is `make test`).
+# make test-all and make test-release also configures the arm64 cross
 # build (cross-arm64-configure, Debian and Ubuntu), whose pcbench the vm_arm64 test builds
 # and boots in an arm64 guest.
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
@@ -86,13 +87,13 @@ TEST_TIMEOUT ?= 900
 CTEST = ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
 NOT_SANITIZED = lab|script|soak|slow|vm
 
-test: deps build cross-arm64-configure
+test-all: deps build cross-arm64-configure
 	cd $(BUILD) && { $(CTEST); rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
 test-lab: deps build
 	cd $(BUILD) && { $(CTEST) -L lab; rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
 
-# make test-release: the tests only the Release build runs in CI: labels lab, script, soak,
+# make test-release: the tests only the Release build runs in make test: labels lab, script, soak,
 # slow, vm, and release (tests a sanitizer build skips in whole or in part: address-space
 # limits, the process's own mappings, ulimit cases, the model's own coroutine switch).
 RELEASE_ONLY = $(NOT_SANITIZED)|release
@@ -123,11 +124,11 @@ FUZZ_SECONDS ?= 20
 fuzz-smoke: asan-build
 	./scripts/fuzz-smoke build-asan $(FUZZ_SECONDS) $(JOBS)
 
-# make ci (what .ci/run runs): every test once, in the build where it checks most: the
+# make test (what .ci/run runs): every test once, in the build where it checks most: the
 # Release-only ones, then every test that drives C code under ASan+UBSan, the tests with
-# threads or signals under TSan, and the fuzz targets. make test still runs every test in
-# the Release build.
-ci: test-release test-asan test-tsan fuzz-smoke
+# threads or signals under TSan, and the fuzz targets. make test-all runs every test in the
+# Release build.
+test: test-release test-asan test-tsan fuzz-smoke
 
 # The instrument-overhead benchmark (pcbench vs a compiled struct in a plain loop).
 overhead: build

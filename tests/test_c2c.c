@@ -13,7 +13,7 @@
  * Under TSan (PCBENCH_SANITIZED contains "thread": make test-tsan) part 1 runs a tenth of
  * the turns (K / 10, and 20 at 3 threads): every workload and thread count, the same checks
  * of every line; each turn is the same hand-off, which TSan judges as it happens, and at 3
- * threads on 2 PUs a turn can wait for a time slice. make test and make test-asan run K.
+ * threads on 2 PUs a turn can wait for a time slice. make test-all and make test-asan run K.
  */
 #include <math.h>
 #include <pthread.h>

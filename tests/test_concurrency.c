@@ -24,7 +24,7 @@
  * recur within a few hundred operations (a stock's batch of 32 or 64 pages, a burst of
  * about 48, a socket window of 32 pages), the threads still overlap (none stops before
  * every thread has run a chunk), and TSan judges the accesses that happen by their
- * happens-before: 5000 operations per thread take every path many times over. make test
+ * happens-before: 5000 operations per thread take every path many times over. make test-all
  * and make test-asan run OPS. --loop (sock_teardown_loop) keeps LOOP_OPS and its
  * iterations in every build.
  */

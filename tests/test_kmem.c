@@ -26,7 +26,7 @@
  * taken over the operations run): the paths recur every 33 updates and every stock batch,
  * and TSan judges the accesses that happen. Part 3c, the model, does not run there: it is
  * one thread switching coroutines, where TSan can find no race (18 model runs, nine tenths
- * of this test's TSan time). make test and make test-asan run it all.
+ * of this test's TSan time). make test-all and make test-asan run it all.
  */
 #include <pthread.h>
 #include <stdatomic.h>

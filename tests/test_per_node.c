@@ -25,7 +25,7 @@
  * operations per thread (every preset, workload and lock, the same checks): an operation's
  * paths recur every few (depth 16, fbatch 4), the threads still overlap, and TSan judges
  * the accesses that happen. Part 5 does not run there: the model is one thread switching
- * coroutines, where TSan can find no race. make test and make test-asan run it all.
+ * coroutines, where TSan can find no race. make test-all and make test-asan run it all.
  */
 #include <pthread.h>
 #include <stdatomic.h>
