@@ -18,8 +18,12 @@ deps-runtime:
 deps-run:
 	@./scripts/install-deps --runtime --plot
 
+# Ninja builds (ninja-build, a runtime package of install-deps): less overhead per file than
+# make's recursion. A build directory configured before with another generator keeps it.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
+
 configure: deps-runtime
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) $(call generator,$(BUILD)) -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -32,7 +36,7 @@ build: configure
 # vm_arm64 test builds the pcbench target there and boots it in an arm64 guest).
 cross-arm64-configure: build
 	@./scripts/install-deps --cross arm64
-	@cmake -S . -B build-arm64 -DCMAKE_BUILD_TYPE=Release \
+	@cmake -S . -B build-arm64 $(call generator,build-arm64) -DCMAKE_BUILD_TYPE=Release \
 		-DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
 		-DPCBENCH_HOST_PCBENCH=$(abspath $(BUILD))/pcbench >/dev/null
 
@@ -103,7 +107,8 @@ test-release: deps build cross-arm64-configure
 # The ASan+UBSan build is clang's with the libFuzzer targets (-DPCBENCH_FUZZ=ON), so that
 # test-asan and fuzz-smoke share one build; TSan's is gcc's, as the Release build.
 asan-build: deps
-	@CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	@CC=clang CXX=clang++ cmake -S . -B build-asan $(call generator,build-asan) \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPCBENCH_FUZZ=ON -DPCBENCH_SANITIZE=address,undefined >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 
@@ -113,7 +118,8 @@ test-asan: asan-build
 		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
 
 test-tsan: deps
-	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
+	@cmake -S . -B build-tsan $(call generator,build-tsan) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPCBENCH_SANITIZE=thread >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
 		suppressions=$(CURDIR)/tests/tsan.supp" $(CTEST) -L "threads|signals" -LE "$(NOT_SANITIZED)"; \
