@@ -67,7 +67,7 @@ run: deps-run configure
 
 # The tests, by ctest label (tests/CMakeLists.txt sets the labels):
 #   make test        what .ci/run runs: every test once, in the build where it checks most:
-#                    the three builds, then one ctest over them (build-ci/), label ci of each
+#                    the three builds, then one ctest over their label ci (build-ci/)
 #   make test-all    every test, every label, Release build: lab (ssh fan-out on loopback, Slurm,
 #                    install-deps, install and packages), script (checks of the tree's text:
 #                    layering, man pages, docs), threads, signals, soak, slow, vm (QEMU guests)
@@ -129,14 +129,13 @@ fuzz-smoke: asan-build
 	cd build-asan && { $(CTEST) --timeout $$(($(FUZZ_SECONDS) + 300)) -L '^fuzz$$'; $(CTEST_DONE); }
 
 # make test (what .ci/run runs): the three builds one after the other, then one ctest over
-# the three build directories (build-ci/CTestTestfile.cmake names them), running each
-# build's share (label ci): one scheduler keeps both CPUs busy to the end, where three
-# ctest runs in turn would each wait for its last long test.
+# the three builds' shares (label ci), each test renamed NAME@release, NAME@asan or
+# NAME@tsan (tests/ci.cmake writes build-ci/CTestTestfile.cmake): one scheduler keeps both
+# CPUs busy to the end, where three ctest runs in turn would each wait for its last long test.
 test: deps build cross-arm64-configure asan-build tsan-build
-	@mkdir -p build-ci
-	@printf 'subdirs("%s" "%s" "%s")\n' "$(abspath $(BUILD))" "$(CURDIR)/build-asan" \
-		"$(CURDIR)/build-tsan" >build-ci/CTestTestfile.cmake
-	cd build-ci && { $(CTEST) -L '^ci$$'; $(CTEST_DONE); }
+	@cmake -DOUT=build-ci -DBUILDS="release=$(BUILD);asan=build-asan;tsan=build-tsan" \
+		-P tests/ci.cmake >/dev/null
+	cd build-ci && { $(CTEST); $(CTEST_DONE); }
 
 # The instrument-overhead benchmark (pcbench vs a compiled struct in a plain loop).
 overhead: build
