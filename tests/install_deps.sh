@@ -38,8 +38,8 @@ expect "debian12 --vm --print" "apt-get install -y --no-install-recommends qemu-
 expect "fedora41 --runtime --print" "$dnf_rt" \
 	"$(PCBENCH_SYSROOT=$fx/fedora41 $deps --runtime --print)"
 expect "fedora41 --print" "$dnf_full" "$(PCBENCH_SYSROOT=$fx/fedora41 $deps --print)"
-expect "rocky9 --runtime --print" "# needs EPEL: dnf install -y epel-release
-# needs CRB: dnf config-manager --set-enabled crb
+expect "rocky9 --runtime --print" "# needs CRB: dnf config-manager --set-enabled crb
+# needs EPEL: dnf install -y epel-release
 $dnf_rt" "$(PCBENCH_SYSROOT=$fx/rocky9 $deps --runtime --print)"
 
 # As root (stub id): the commands that run.

@@ -88,7 +88,7 @@ for a in "$@"; do printf '%s\n' "$a" | tr ';' '\n'; done >"$tmp/objs"
 # one nm over all objects (-A: each line starts with "OBJECT: "), each object named by its
 # source path
 xargs nm -P -A <"$tmp/objs" | awk '{ s = $1; sub(/:$/, "", s); sub(/^.*\/CMakeFiles\/[^\/]*\.dir\//, "", s)
-	sub(/\.o$/, "", s) } $3 ~ /^[TDBRVWC]$/ { print "D", $2, s } $3 == "U" { print "U", $2, s }' >"$tmp/syms"
+	sub(/^(\.\/)+/, "", s); sub(/\.o$/, "", s) } $3 ~ /^[TDBRVWC]$/ { print "D", $2, s } $3 == "U" { print "U", $2, s }' >"$tmp/syms"
 awk '$1 == "D" { def[$2] = $3; next } $1 == "U" && def[$2] && def[$2] != $3 { print $3, def[$2], $2 }' \
 	"$tmp/syms" "$tmp/syms" | sort -u >"$tmp/calls"
 awk '{ print $1, $2 }' "$tmp/calls" | sort -u >"$tmp/callgraph"
