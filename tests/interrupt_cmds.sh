@@ -12,13 +12,19 @@
 #    directory left, and a PNG, if there is one, is whole;
 #  - a temp file of lib/outfile is never left.
 # No timing assertion: the waits are generous and only bound a hang. The polls for a file
-# test a glob in the shell (no ls or grep each 10 ms: the merge and plot cases read 40,000
-# rows first, 3x longer under ASan, and the polling processes cost as much again).
+# test a glob in the shell (no ls or grep each 10 ms: the polling processes would cost as
+# much as the command under test). The signals wait for a state of the command (its input
+# read, a temp file made), not for a time: the input has 4,000 rows (merge's write alone
+# is hundreds of ms, its read as long), 40,000 cost ~80 CPU s under ASan.
 set -u
 pcbench=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+# python3 resolved once (a version manager's shim costs up to 0.7 CPU s a start): its real
+# interpreter first on PATH, for csv_whole.sh too.
+mkdir "$tmp/bin" && ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/bin/python3" &&
+	PATH=$tmp/bin:$PATH || { echo "FAIL: no python3"; exit 1; }
 
 # exists DIR PATTERN - a file in DIR matches the glob PATTERN (ls's view: not a dot file).
 exists() {
@@ -26,6 +32,20 @@ exists() {
 		[ -e "$f" ] && return 0
 	done
 	return 1
+}
+
+# has_read PID FILE - until process PID has read as many bytes as FILE has (at most 60 s, or
+# until it ended): it works on the file's contents now (/proc/PID/io, no process forked).
+has_read() {
+	size=$(wc -c <"$2")
+	i=0
+	while [ $i -lt 6000 ] && kill -0 "$1" 2>/dev/null; do
+		while read -r k v; do
+			[ "$k" = rchar: ] && [ "$v" -ge "$size" ] && return 0
+		done <"/proc/$1/io"
+		sleep 0.01
+		i=$((i + 1))
+	done
 }
 
 # wait_for FILE LINES - until FILE has LINES lines (at most 60 s).
@@ -62,8 +82,8 @@ rc=$?
 sh "$(dirname "$0")/csv_whole.sh" "$tmp/m1/model.csv" 3 || fail=1
 echo "model SIGINT after rows: exit $rc, $(($(wc -l <"$tmp/m1/model.csv") - 1)) whole rows"
 
-# compare on a large file (40,000 rows, --ci: seconds of work): a signal ends it with 3
-# (0 if it was done first), and -o leaves no temp file.
+# compare on a large file (4,000 rows, --ci): a signal once it has read the file ends it
+# with 3 (0 if it was done first), and -o leaves no temp file.
 "$pcbench" -s page_counter -p +ABC,v6.0-rc1 -w direct -t 1 -r 2 --time 0.001 -o "$tmp/small" \
 	>/dev/null 2>&1
 python3 - "$tmp/small/results.csv" "$tmp/big.csv" <<'PY'
@@ -79,7 +99,7 @@ for b in body:
         continue
     seen.add(b[h.index("preset")])
     for th in range(1, 5):
-        for rep in range(1, 5001):
+        for rep in range(1, 501):
             r = list(b)
             r[ri], r[ti] = str(rep), str(th)
             w.writerow(r)
@@ -88,17 +108,17 @@ for sig in INT TERM HUP; do
 	mkdir -p "$tmp/cmp-$sig"
 	"$pcbench" compare "$tmp/big.csv" --ci -o "$tmp/cmp-$sig" >/dev/null 2>"$tmp/err" &
 	pid=$!
-	sleep 0.5
+	has_read $pid "$tmp/big.csv"
 	kill -"$sig" $pid
 	wait $pid
 	rc=$?
 	[ $rc -eq 3 ] || [ $rc -eq 0 ] || { echo "FAIL: compare SIG$sig: exit $rc"; cat "$tmp/err"; fail=1; }
 	ls "$tmp/cmp-$sig" | grep -q '\.[A-Za-z0-9]\{6\}$' &&
 		{ echo "FAIL: compare SIG$sig left $(ls "$tmp/cmp-$sig")"; fail=1; }
-	echo "compare --ci on 40,000 rows, SIG$sig: exit $rc"
+	echo "compare --ci on 4,000 rows, SIG$sig: exit $rc"
 done
 
-# merge of those 40,000 rows: a signal once it writes (its temp results.csv exists) ends it
+# merge of those 4,000 rows: a signal once it writes (its temp results.csv exists) ends it
 # with 3 (0 if done first) and leaves no results.csv with a part of the rows, no temp file
 # and no directory it made (written whole or not at all).
 for sig in INT TERM HUP; do
@@ -117,14 +137,15 @@ for sig in INT TERM HUP; do
 		[ ! -e "$tmp/mg-$sig" ] ||
 			{ echo "FAIL: merge SIG$sig left $(ls -A "$tmp/mg-$sig")"; fail=1; }
 	elif [ $rc -eq 0 ]; then
-		sh "$(dirname "$0")/csv_whole.sh" "$tmp/mg-$sig/results.csv" 40001 || fail=1
+		sh "$(dirname "$0")/csv_whole.sh" "$tmp/mg-$sig/results.csv" 4001 || fail=1
 	else
 		echo "FAIL: merge SIG$sig: exit $rc"; cat "$tmp/err"; fail=1
 	fi
-	echo "merge of 40,000 rows, SIG$sig while writing: exit $rc"
+	echo "merge of 4,000 rows, SIG$sig while writing: exit $rc"
 done
 
-# plot: SIGHUP while it reads the file (0.5 s), SIGINT once its temp directory exists
+# plot: SIGHUP while it reads the file (once it has read it: it reads it again and works out
+# compare's tables before its temp directory), SIGINT once its temp directory exists
 # (before the first plot), SIGTERM once gnuplot draws into the temp PNG.
 if command -v gnuplot >/dev/null; then
 	for sig in HUP INT TERM; do
@@ -134,7 +155,7 @@ if command -v gnuplot >/dev/null; then
 		pid=$!
 		i=0
 		case $sig in
-		HUP) sleep 0.5 ;;
+		HUP) has_read $pid "$tmp/big.csv" ;;
 		INT) while ! exists "$tmp/ptmp-$sig" '*' && kill -0 $pid 2>/dev/null &&
 			[ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done ;;
 		TERM) while ! exists "$tmp/plot-$sig" '*.png.*' && kill -0 $pid 2>/dev/null &&
@@ -155,7 +176,7 @@ d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[-8:-4] == b"IEND"
 ' "$png" || { echo "FAIL: plot SIG$sig: $png is not a whole PNG"; fail=1; }
 		done
-		echo "plot of 40,000 rows, SIG$sig: exit $rc, $(ls "$tmp/plot-$sig" | wc -l) whole PNG"
+		echo "plot of 4,000 rows, SIG$sig: exit $rc, $(ls "$tmp/plot-$sig" | wc -l) whole PNG"
 	done
 else
 	echo "note: no gnuplot here; the plot cases are skipped"

@@ -74,7 +74,8 @@ inside() { # the files a DIR option's command creates in it
 	esac
 }
 
-state() { (cd "$T" && find . \( -path ./cwd -o -name '.[a-z]*' \) -prune -o -printf '%y %p -> %l %s\n' | sort); }
+# (find from $T itself, %P: no subshell to cd; ~140 cases, each helper ~5 ms of CPU here)
+state() { find "$T" \( -path "$T/cwd" -o -name '.[a-z]*' \) -prune -o -printf '%y %P -> %l %s\n' | sort; }
 
 # expect2 WHAT ARGS - exit 2 and nothing under $T changed.
 expect2() {
@@ -92,7 +93,6 @@ expect2() {
 		echo "FAIL: $what: refused but changed files: pcbench $*"
 		fail=1
 	fi
-	rm -f "$T/.err"
 }
 
 root=0
@@ -112,14 +112,14 @@ printf '%s\n' "$table" | while IFS= read -r row; do
 		fi
 		for s in $specials; do
 			# shellcheck disable=SC2046 # the row's words
-			expect2 "$kind $s" $(echo "$args" | sed "s|@|$T/$s|")
+			expect2 "$kind $s" ${args%%@*}$T/$s${args#*@}
 		done
 		rm -rf "$T/fifo" "$T/tofifo" "$T/adir" "$T/dangling" "$T/cdev"
 		# A symlink to a regular file is followed (--csv appends: start it empty).
 		: >"$T/real"
 		ln -s "$T/real" "$T/link"
 		# shellcheck disable=SC2046
-		(cd "$T/cwd" && exec "$pcbench" $(echo "$args" | sed "s|@|$T/link|")) \
+		(cd "$T/cwd" && exec "$pcbench" ${args%%@*}$T/link${args#*@}) \
 			>/dev/null 2>"$T/.err"
 		if [ ! -L "$T/link" ] || [ ! -s "$T/real" ]; then
 			echo "FAIL: a symlink to a regular file was not followed: $args"
@@ -137,7 +137,7 @@ printf '%s\n' "$table" | while IFS= read -r row; do
 				fifo) mkfifo "$T/d/$f" ;;
 				esac
 				# shellcheck disable=SC2046
-				expect2 "$f as a $plant" $(echo "$args" | sed "s|@|$T/d|")
+				expect2 "$f as a $plant" ${args%%@*}$T/d${args#*@}
 				[ ! -s "$T/victim" ] ||
 					{ echo "FAIL: written through $f: $args"; fail=1; }
 				rm -rf "$T/d" "$T/victim"

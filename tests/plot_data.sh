@@ -16,6 +16,10 @@ set -u
 . "${0%/*}/preamble.sh"
 command -v gnuplot >/dev/null || { echo "FAIL: no gnuplot (install-deps --plot)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: no python3 (install-deps)"; exit 1; }
+# python3 resolved once (a version manager's shim costs up to 0.7 CPU s a start): its real
+# interpreter first on PATH for the three forest checks.
+mkdir "$tmp/bin" && ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/bin/python3" &&
+	PATH=$tmp/bin:$PATH || { echo "FAIL: python3 does not run"; exit 1; }
 short="--time 0.02 --noise-max off"
 
 # measure ARGS... - a short run; exit 0 or 5 (too few blocks for a verdict) is fine, and 1

@@ -392,12 +392,11 @@ int merge_main(int argc, char **argv)
 	if (made)
 		outfile_track((char *)dir, 1); /* removed when empty */
 	csv_tmp = xasprintf("%s.XXXXXX", csv_path);
-	fd = mkstemp(csv_tmp);
+	fd = outfile_mkstemp(csv_tmp);
 	if (fd < 0)
 		usage_error("--out", dir, "%s: %s", csv_path, strerror(errno));
 	fchmod(fd, outfile_mode()); /* results.jsonl's mode, not mkstemp's 0600 */
 	close(fd);
-	outfile_track(csv_tmp, 1);
 	w = csv_create(csv_tmp, M.cols, ncols, CSV_INSIDE, err, sizeof(err));
 	if (!w || outfile_open(&jl, jl_path)) { /* created: a failure now is exit 1 */
 		if (!w)

@@ -81,7 +81,7 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 	int k = 0, fd, ok;
 	struct stat st;
 
-	fd = mkstemp(tmp);
+	fd = outfile_mkstemp(tmp);
 	if (fd < 0) {
 		warn_msg("plot: %s: %s", png, strerror(errno));
 		free(tmp);
@@ -89,7 +89,6 @@ int gnuplot_run(const char *gnuplot, const char *scripts, const char *script, co
 	}
 	fchmod(fd, outfile_mode()); /* every output's mode, not mkstemp's 0600 */
 	close(fd);
-	outfile_track(tmp, 1);
 	argv[k++] = (char *)gnuplot;
 	argv[k++] = "-c";
 	argv[k++] = xasprintf("%s/%s", scripts, script);

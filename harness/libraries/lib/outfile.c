@@ -84,6 +84,25 @@ void outfile_cleanup(void)
 			rmdir(open_tmp[i]);
 }
 
+int outfile_mkstemp(char *tmp)
+{
+	sigset_t sigs, old;
+	int fd, e;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigprocmask(SIG_BLOCK, &sigs, &old);
+	fd = mkstemp(tmp);
+	e = errno;
+	if (fd >= 0)
+		outfile_track(tmp, 1);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return fd;
+}
+
 int outfile_tempdir(const char *prefix, char **dir)
 {
 	const char *t = getenv("TMPDIR");
@@ -164,18 +183,18 @@ static int open_common(struct outfile *o, const char *path, int follow, char *er
 	}
 	o->tmp = xasprintf("%s.XXXXXX", target);
 	o->sink = xcalloc(1, sizeof(*o->sink));
-	fd = mkstemp(o->tmp);
+	fd = outfile_mkstemp(o->tmp);
 	if (fd >= 0 && (o->f = sink_open(o->sink, fd))) {
 		fchmod(fd, outfile_mode());
 		o->path = target;
 		o->follow = follow;
-		outfile_track(o->tmp, 1);
 		return 0;
 	}
 	e = errno;
 	if (fd >= 0) {
 		close(fd);
 		unlink(o->tmp);
+		outfile_track(o->tmp, 0);
 	}
 	free(o->tmp);
 	free(o->sink);

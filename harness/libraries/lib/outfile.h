@@ -61,6 +61,12 @@ void outfile_track(char *path, int add);
  * failure the template, to name in the message. 0, or -1 with errno set.
  */
 int outfile_tempdir(const char *prefix, char **dir);
+/*
+ * outfile_mkstemp - mkstemp(@tmp) and track it, with INT, TERM and HUP blocked in between: a
+ * signal that ends the command never finds the new file unregistered (it would be left).
+ * Returns the descriptor, or -1 with errno (nothing tracked).
+ */
+int outfile_mkstemp(char *tmp);
 /* outfile_tempdir_remove - no longer track @dir and remove it (empty by now). */
 void outfile_tempdir_remove(char *dir);
 /*
