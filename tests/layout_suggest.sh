@@ -11,9 +11,9 @@
 #     reference; field
 #     alignment and --max-size hold; the file round-trips through show --format layout
 #     and loads with -D layout=; the 4 KiB benchmark fixture runs. Under a sanitizer
-#     (PCBENCH_SANITIZED: make test-asan, test-tsan) the first 24 of the same 200 cases: the
+#     (PCBENCH_SANITIZED: make test-asan, test-tsan) the first 12 of the same 200 cases: the
 #     variants repeat every 12 cases (distinct signatures or not: case % 2; --max-size:
-#     case % 3 == 1, its slack case % 4), so 24 has each twice; the sanitizer checks code
+#     case % 3 == 1, its slack case % 4), so 12 has each once; the sanitizer checks code
 #     paths, the Release build (make test; in CI make test-release, label release) checks
 #     all 200 cases;
 #  4. layout show --scenario's summary line names the suggest command; bad usage exits 2.
@@ -73,7 +73,7 @@ echo "per_node: suggested $s transfers/op, fixed $k"
 
 # ---- 3. properties ----
 n=200
-[ -n "${PCBENCH_SANITIZED:-}" ] && n=24
+[ -n "${PCBENCH_SANITIZED:-}" ] && n=12
 awk -v seed=37 -v n=$n -v dir="$tmp" -f "$src/tests/layout_suggest_gen.awk"
 i=0
 while [ $i -lt $n ]; do
