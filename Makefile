@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 ARGS  ?=
 
-.PHONY: all deps deps-runtime deps-run configure build cross-arm64-configure cross-arm64 install package run test test-all test-lab test-release asan-build test-asan test-tsan fuzz-smoke overhead format clean
+.PHONY: all deps deps-runtime deps-run configure build cross-arm64-configure cross-arm64 install package run test test-all test-lab test-release asan-build tsan-build test-asan test-tsan fuzz-smoke overhead format clean
 
 all: build
 
@@ -18,8 +18,12 @@ deps-runtime:
 deps-run:
 	@./scripts/install-deps --runtime --plot
 
+# Ninja builds (ninja-build, a runtime package of install-deps): less overhead per file than
+# make's recursion. A build directory configured before with another generator keeps it.
+generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
+
 configure: deps-runtime
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) $(call generator,$(BUILD)) -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -32,7 +36,7 @@ build: configure
 # vm_arm64 test builds the pcbench target there and boots it in an arm64 guest).
 cross-arm64-configure: build
 	@./scripts/install-deps --cross arm64
-	@cmake -S . -B build-arm64 -DCMAKE_BUILD_TYPE=Release \
+	@cmake -S . -B build-arm64 $(call generator,build-arm64) -DCMAKE_BUILD_TYPE=Release \
 		-DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
 		-DPCBENCH_HOST_PCBENCH=$(abspath $(BUILD))/pcbench >/dev/null
 
@@ -62,73 +66,76 @@ run: deps-run configure
 	@./scripts/make-run ./$(BUILD)/pcbench $(ARGS)
 
 # The tests, by ctest label (tests/CMakeLists.txt sets the labels):
-#   make test        what .ci/run runs: every test once, in the build where it checks most
-#                    (test-release, test-asan, test-tsan, fuzz-smoke)
+#   make test        what .ci/run runs: every test once, in the build where it checks most:
+#                    the three builds, then one ctest over their label ci (build-ci/)
 #   make test-all    every test, every label, Release build: lab (ssh fan-out on loopback, Slurm,
 #                    install-deps, install and packages), script (checks of the tree's text:
 #                    layering, man pages, docs), threads, signals, soak, slow, vm (QEMU guests)
 #   make test-lab    label lab only
-#   make test-asan   ASan+UBSan: every test that drives C code (not lab, script, soak, slow, vm)
-#   make test-tsan   TSan: the tests that start threads or stop a run with a signal (labels
-#                    threads, signals; not soak, slow, vm)
-#   make fuzz-smoke  every libFuzzer target, on the ASan build (build-asan)
-#   make test-release the Release build's share of make test (labels lab, script, soak,
-#                    slow, vm, release)
-# A test skips (77) only for missing hardware or privileges, a missing command is a
-# failure; tests/skips.sh prints each skip's reason. Tests run in parallel (ctest -j; the
-# long ones start first, by their COST; RESOURCE_LOCK where two share a port or a daemon,
-# RUN_SERIAL for those that load every CPU or check CPU time). deps is a prerequisite of
-# each: one make invocation installs or checks the packages once (.ci/run is `make test`).
-# make test-all and make test-release also configures the arm64 cross
+#   make test-release the Release build's share of make test: labels lab, script, soak, slow,
+#                    vm, and release (tests a sanitizer build skips in whole or in part)
+#   make test-asan   ASan+UBSan's share (build-asan): every test that drives C code (not lab,
+#                    script, soak, slow, vm), and the fuzz targets
+#   make test-tsan   TSan's share (build-tsan): the tests that start threads or stop a run with
+#                    a signal (labels threads, signals; not soak, slow, vm)
+#   make fuzz-smoke  every libFuzzer target for FUZZ_SECONDS (build-asan), JOBS at a time
+# Label ci marks each build's share (tests/CMakeLists.txt, the one place that says which
+# build runs what). A test skips (77) only for missing hardware or privileges, a missing
+# command is a failure; tests/skips.sh prints each skip's reason. Tests run in parallel
+# (ctest -j; the long ones start first, by their COST; RESOURCE_LOCK where two share a port
+# or a daemon, RUN_SERIAL for those that load every CPU or check CPU time). deps is a
+# prerequisite of each: one make invocation installs or checks the packages once (.ci/run
+# is `make test`). make test, test-all and test-release also configure the arm64 cross
 # build (cross-arm64-configure, Debian and Ubuntu), whose pcbench the vm_arm64 test builds
 # and boots in an arm64 guest.
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
 TEST_TIMEOUT ?= 900
-CTEST = ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
-NOT_SANITIZED = lab|script|soak|slow|vm
+# Each libFuzzer target's time (seconds; scripts/fuzz-smoke).
+FUZZ_SECONDS ?= 10
+CTEST = FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
+# ctest's result, then the skips' reasons (tests/skips.sh: which build, why).
+CTEST_DONE = rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
 
 test-all: deps build cross-arm64-configure
-	cd $(BUILD) && { $(CTEST); rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
+	cd $(BUILD) && { $(CTEST); $(CTEST_DONE); }
 
 test-lab: deps build
-	cd $(BUILD) && { $(CTEST) -L lab; rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
+	cd $(BUILD) && { $(CTEST) -L lab; $(CTEST_DONE); }
 
-# make test-release: the tests only the Release build runs in make test: labels lab, script, soak,
-# slow, vm, and release (tests a sanitizer build skips in whole or in part: address-space
-# limits, the process's own mappings, ulimit cases, the model's own coroutine switch).
-RELEASE_ONLY = $(NOT_SANITIZED)|release
 test-release: deps build cross-arm64-configure
-	cd $(BUILD) && { $(CTEST) -L "$(RELEASE_ONLY)"; rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc; }
+	cd $(BUILD) && { $(CTEST) -L '^ci$$'; $(CTEST_DONE); }
 
 # The ASan+UBSan build is clang's with the libFuzzer targets (-DPCBENCH_FUZZ=ON), so that
-# test-asan and fuzz-smoke share one build; TSan's is gcc's, as the Release build.
+# the C tests and the fuzz targets share one build; TSan's is gcc's, as the Release build.
 asan-build: deps
-	@CC=clang CXX=clang++ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DPCBENCH_FUZZ=ON -DPCBENCH_SANITIZE=address,undefined >/dev/null
+	@CC=clang CXX=clang++ cmake -S . -B build-asan $(call generator,build-asan) \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_FUZZ=ON \
+		-DPCBENCH_SANITIZE=address,undefined >/dev/null
 	@cmake --build build-asan -j $(JOBS)
 
-test-asan: asan-build
-	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(CTEST) -LE "$(NOT_SANITIZED)"; \
-		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
-
-test-tsan: deps
-	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_SANITIZE=thread >/dev/null
+tsan-build: deps
+	@cmake -S . -B build-tsan $(call generator,build-tsan) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DPCBENCH_SANITIZE=thread >/dev/null
 	@cmake --build build-tsan -j $(JOBS)
-	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 \
-		suppressions=$(CURDIR)/tests/tsan.supp" $(CTEST) -L "threads|signals" -LE "$(NOT_SANITIZED)"; \
-		rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
 
-# Every libFuzzer target for FUZZ_SECONDS (20 s) each, JOBS targets at a time.
-FUZZ_SECONDS ?= 20
+# (The sanitizers' options are the tests' environment: tests/CMakeLists.txt.)
+test-asan: asan-build
+	cd build-asan && { $(CTEST) -L '^ci$$'; $(CTEST_DONE); }
+
+test-tsan: tsan-build
+	cd build-tsan && { $(CTEST) -L '^ci$$'; $(CTEST_DONE); }
+
 fuzz-smoke: asan-build
-	./scripts/fuzz-smoke build-asan $(FUZZ_SECONDS) $(JOBS)
+	cd build-asan && { $(CTEST) --timeout $$(($(FUZZ_SECONDS) + 300)) -L '^fuzz$$'; $(CTEST_DONE); }
 
-# make test (what .ci/run runs): every test once, in the build where it checks most: the
-# Release-only ones, then every test that drives C code under ASan+UBSan, the tests with
-# threads or signals under TSan, and the fuzz targets. make test-all runs every test in the
-# Release build.
-test: test-release test-asan test-tsan fuzz-smoke
+# make test (what .ci/run runs): the three builds one after the other, then one ctest over
+# the three builds' shares (label ci), each test renamed NAME@release, NAME@asan or
+# NAME@tsan (tests/ci.cmake writes build-ci/CTestTestfile.cmake): one scheduler keeps both
+# CPUs busy to the end, where three ctest runs in turn would each wait for its last long test.
+test: deps build cross-arm64-configure asan-build tsan-build
+	@cmake -DOUT=build-ci -DBUILDS="release=$(BUILD);asan=build-asan;tsan=build-tsan" \
+		-P tests/ci.cmake >/dev/null
+	cd build-ci && { $(CTEST); $(CTEST_DONE); }
 
 # The instrument-overhead benchmark (pcbench vs a compiled struct in a plain loop).
 overhead: build
@@ -138,4 +145,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h' '*.cc')
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan build-arm64
+	rm -rf $(BUILD) build-asan build-tsan build-arm64 build-ci
