@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "outpath.h"
+#include "stop.h"
 #include "util.h"
 
 /*
@@ -89,10 +90,7 @@ int outfile_mkstemp(char *tmp)
 	sigset_t sigs, old;
 	int fd, e;
 
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	fd = mkstemp(tmp);
 	e = errno;
@@ -110,10 +108,7 @@ int outfile_tempdir(const char *prefix, char **dir)
 	int ret = 0, e;
 
 	*dir = xasprintf("%s/%s.XXXXXX", t && *t ? t : "/tmp", prefix);
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	stop_sigset(&sigs);
 	sigprocmask(SIG_BLOCK, &sigs, &old);
 	if (mkdtemp(*dir))
 		outfile_track(*dir, 1);

@@ -67,9 +67,6 @@ void stop_install(enum stop_mode mode, int pipe)
 	 * there, so a signal that came while pcbench started (exec, the dynamic loader: before
 	 * any handler can exist) is delivered to it now, and it exits 3.
 	 */
-	sigemptyset(&un);
-	sigaddset(&un, SIGINT);
-	sigaddset(&un, SIGTERM);
-	sigaddset(&un, SIGHUP);
+	stop_sigset(&un);
 	sigprocmask(SIG_UNBLOCK, &un, NULL);
 }

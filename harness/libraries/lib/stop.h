@@ -44,5 +44,17 @@ void stop_install(enum stop_mode mode, int pipe);
 void stop_child(pid_t pid, int add);
 /* stop_children - SIGTERM to every registered child (the exit path of a signal). */
 void stop_children(void);
+/*
+ * stop_sigset - @set holds the signals that stop a command: SIGINT, SIGTERM and SIGHUP.
+ * Inline: lib/outfile holds them while it makes a tracked file, and stop.c calls outfile's
+ * cleanup (a call from outfile.o into stop.o would close a loop).
+ */
+static inline void stop_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
 
 #endif
