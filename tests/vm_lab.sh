@@ -63,7 +63,7 @@ for h in $hosts; do
 	echo "$port" >"$d/port"
 	echo "[127.0.0.1]:$port $(dropbearkey -y -f "$d/host_key" | grep '^ssh-ed25519' | cut -d' ' -f1,2)" \
 		>>"$tmp/known_hosts"
-	PCBENCH=$pcbench timeout -k 10 420 "$src/scripts/numa-vm" --topology "$topo" --mem 512 \
+	PCBENCH=$pcbench timeout -k 10 420 "$src/scripts/numa-vm" --topology "$topo" --mem 1024 \
 		--timeout 400 --ssh-port "$port" -o "$d" --shell "$tmp/guest.sh" \
 		--add /usr/sbin/dropbear --add /usr/bin/perl --add "$perlbase" --add "$(command -v rsync)" \
 		>"$d/console" 2>&1 &
