@@ -25,8 +25,13 @@ generator = $(if $(wildcard $(1)/CMakeCache.txt),,-G Ninja)
 configure: deps-runtime
 	@cmake -S . -B $(BUILD) $(call generator,$(BUILD)) -DCMAKE_BUILD_TYPE=Release >/dev/null
 
+# BUILD_TARGET: what build, asan-build and tsan-build build (empty: everything); make test
+# builds ci-programs, the programs its tests run in that build (CMakeLists.txt).
+BUILD_TARGET ?=
+build_target = $(if $(BUILD_TARGET),--target $(BUILD_TARGET))
+
 build: configure
-	@cmake --build $(BUILD) -j $(JOBS)
+	@cmake --build $(BUILD) -j $(JOBS) $(build_target)
 
 # make cross-arm64: pcbench for arm64 in build-arm64/ (Debian or Ubuntu: the cross compilers
 # and the :arm64 libraries, scripts/install-deps --cross arm64), with the toolchain file
@@ -111,12 +116,12 @@ asan-build: deps
 	@CC=clang CXX=clang++ cmake -S . -B build-asan $(call generator,build-asan) \
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPCBENCH_FUZZ=ON \
 		-DPCBENCH_SANITIZE=address,undefined >/dev/null
-	@cmake --build build-asan -j $(JOBS)
+	@cmake --build build-asan -j $(JOBS) $(build_target)
 
 tsan-build: deps
 	@cmake -S . -B build-tsan $(call generator,build-tsan) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DPCBENCH_SANITIZE=thread >/dev/null
-	@cmake --build build-tsan -j $(JOBS)
+	@cmake --build build-tsan -j $(JOBS) $(build_target)
 
 # (The sanitizers' options are the tests' environment: tests/CMakeLists.txt.)
 test-asan: asan-build
@@ -128,10 +133,12 @@ test-tsan: tsan-build
 fuzz-smoke: asan-build
 	cd build-asan && { $(CTEST) --timeout $$(($(FUZZ_SECONDS) + 300)) -L '^fuzz$$'; $(CTEST_DONE); }
 
-# make test (what .ci/run runs): the three builds one after the other, then one ctest over
-# the three builds' shares (label ci), each test renamed NAME@release, NAME@asan or
-# NAME@tsan (tests/ci.cmake writes build-ci/CTestTestfile.cmake): one scheduler keeps both
-# CPUs busy to the end, where three ctest runs in turn would each wait for its last long test.
+# make test (what .ci/run runs): the three builds one after the other, each only the programs
+# its share of the tests runs (target ci-programs), then one ctest over the three shares
+# (label ci), each test renamed NAME@release, NAME@asan or NAME@tsan (tests/ci.cmake writes
+# build-ci/CTestTestfile.cmake): one scheduler keeps both CPUs busy to the end, where three
+# ctest runs in turn would each wait for its last long test.
+test: BUILD_TARGET = ci-programs
 test: deps build cross-arm64-configure asan-build tsan-build
 	@cmake -DOUT=build-ci -DBUILDS="release=$(BUILD);asan=build-asan;tsan=build-tsan" \
 		-P tests/ci.cmake >/dev/null

@@ -1,5 +1,5 @@
 #!/bin/sh
-# layout_btf.sh PCBENCH SRCDIR - layouts from BTF (`layout import --btf`, `--layout btf:`).
+# layout_btf.sh PCBENCH SRCDIR [BTF_CMDS] - layouts from BTF (`layout import --btf`, `--layout btf:`).
 #
 #  - tests/fixtures/pahole/page_counter.c compiled with -g as v6.0 and v6.1 and encoded with
 #    `pahole -J` (so nothing depends on the host): --btf gives struct page_counter equal to
@@ -18,6 +18,7 @@
 set -u
 . "${0%/*}/preamble.sh"
 fx=$src/tests/fixtures
+btfcmds=${3:-}
 cc=${CC:-cc}
 
 
@@ -157,11 +158,13 @@ fi
 # anonymous union cycle, pointer and typedef cycles, 24 levels of doubling nesting) and 400
 # random 1-8 byte mutations of a real BTF: `layout import --btf` and `layout show btf:`
 # exit 0 or 2 (a refusal names the file), never a signal or a hang. The regression inputs
-# run through pcbench in every build. The mutations do in the Release build (make test;
-# in CI make test-release, label release: exit status and message); under ASan (make test-asan, PCBENCH_FUZZ_DIR) they run in one
-# process through fuzz_btf, which calls the same two commands on each input as a file
-# (exit 0 or 2, else it aborts) and adds the in-memory route: a memory error, a leak or
-# undefined behaviour fails, a hang over 60 s too (-timeout).
+# run through pcbench in every build. The mutations run in one process: in the Release
+# build (make test; in CI make test-release, label release) through BTF_CMDS
+# (tests/btf_cmds.c: fuzz_btf's two commands on each file, exit 0 or 2, a refusal names the
+# file, 60 s at most); under ASan (make test-asan, PCBENCH_FUZZ_DIR) through fuzz_btf, which
+# calls the same two commands on each input as a file (exit 0 or 2, else it aborts) and
+# adds the in-memory route: a memory error, a leak or undefined behaviour fails, a hang
+# over 60 s too (-timeout).
 hostile() { # FILE
 	for cmd in "layout import --btf $1 --struct page_counter" "layout show btf:$1"; do
 		# shellcheck disable=SC2086 # the command's words
@@ -199,6 +202,13 @@ if [ -n "${PCBENCH_FUZZ_DIR:-}" ]; then
 	[ $rc -eq 0 ] && [ "$ran" -eq "$nmut" ] ||
 		no "hostile BTF: fuzz_btf: exit $rc, $ran of $nmut inputs run: $(grep -v '^Running: \|^Executed ' "$tmp/fz" | tail -n 30)"
 	how="in fuzz_btf"
+elif [ -n "${btfcmds:-}" ]; then
+	"$btfcmds" "$tmp"/mut/*.btf >/dev/null 2>"$tmp/fz"
+	rc=$?
+	ran=$(sed -n 's/^ran \([0-9]*\) files$/\1/p' "$tmp/fz")
+	[ $rc -eq 0 ] && [ "${ran:-0}" -eq "$nmut" ] ||
+		no "hostile BTF: btf_cmds: exit $rc, ${ran:-not all} of $nmut inputs run: $(grep -v '^run ' "$tmp/fz" | tail -n 30; tail -n 1 "$tmp/fz")"
+	how="in btf_cmds"
 else
 	for f in "$tmp"/mut/*.btf; do hostile "$f"; done
 	how="through pcbench"

@@ -47,31 +47,12 @@ for fixture in "$src"/tests/topologies/*.synthetic; do
 		continue
 	fi
 	# One process plans every policy (-P A,B,...: its sections say "placement=P"), split
-	# into each policy's plan as -P P prints it; the location core:0-3 (not in a list) is
-	# planned alone and checked as printed, so the one-policy headings stay checked from
-	# the binary: 18 processes, not 72 (84 ms of CPU each under ASan).
+	# into each policy's plan as -P P prints it (split_plans.awk); the location core:0-3
+	# (not in a list) is planned alone and checked as printed, so the one-policy headings
+	# stay checked from the binary: 18 processes, not 72 (84 ms of CPU each under ASan).
 	plan "$desc" "$(echo $policies | sed 's/ core:0-3$//' | tr ' ' ',')" "$tmp/all"
-	awk -v dir="$tmp" -v policies="${policies% core:0-3}" '
-		BEGIN { np = split(policies, pol, " ") }
-		NR <= 3 { head[NR] = $0; next }
-		/^threads=/ { # "threads=N placement=P" or "threads=N placement=P: skipped: why"
-			p = substr($2, 11)
-			sub(/:$/, "", p)
-			out = dir "/out-" p
-			if (!(p in seen)) {
-				seen[p] = 1
-				h = head[2]
-				sub(/^placement .*, memory/, "placement " p ", memory", h)
-				print head[1] "\n" h "\n" head[3] >out
-			} else {
-				print "" >out
-			}
-			print $1 substr($0, length($1 " placement=" p) + 1) >out
-			next
-		}
-		/^exit / { for (i = 1; i <= np; i++) print >(dir "/out-" pol[i]); next }
-		NF { print >out }
-	' "$tmp/all"
+	awk -v out="$tmp/out-" -v policies="${policies% core:0-3}" -f "$src/tests/split_plans.awk" \
+		"$tmp/all"
 	for policy in ${policies% core:0-3}; do
 		check "$golden/$name-$policy.txt" "$name" "$policy" "$tmp/out-$policy"
 		rm -f "$tmp/out-$policy"

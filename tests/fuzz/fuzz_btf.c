@@ -14,7 +14,8 @@
  * A crash, a hang or unbounded memory is the bug; a refusal (NULL with a reason) is the
  * expected answer to a malformed blob. The commands print on stdout and stderr: run it with
  * -close_fd_mask=3 (sanitizer and libFuzzer reports are still printed), as
- * tests/layout_btf.sh and scripts/fuzz-smoke do.
+ * tests/layout_btf.sh and scripts/fuzz-smoke do. tests/btf_cmds.c includes this file for
+ * btf_commands (the two commands, run on files without libFuzzer in every build).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,11 +48,34 @@ static const char *as_file(const uint8_t *data, size_t size)
 	return path;
 }
 
+/*
+ * What runs one command in this process: @cmd with the NULL-terminated @argv, on the file
+ * @path. The fuzz target's aborts unless it returns 0 or 2; tests/btf_cmds.c's also checks
+ * that a refusal names @path.
+ */
+typedef void btf_runner(int (*cmd)(int, char **), char **argv, const char *path);
+
+/*
+ * btf_commands - the two commands on the file @path, each through @run: `layout import
+ * --btf PATH --struct page_counter` and `layout show btf:PATH`. One list for the fuzz target
+ * and tests/btf_cmds.c (the Release build's route for layout_btf.sh's mutations).
+ */
+static void btf_commands(const char *path, btf_runner *run)
+{
+	char btfarg[4096 + 8];
+
+	snprintf(btfarg, sizeof(btfarg), "btf:%s", path);
+	run(layout_import_cmd,
+	    (char *[]){"import", "--btf", (char *)path, "--struct", "page_counter", NULL}, path);
+	run(layout_show_cmd, (char *[]){"show", btfarg, NULL}, path);
+}
+
 /* One command on the file: exit 0 or 2, nothing else. */
-static void command(int (*cmd)(int, char **), char **argv)
+static void command(int (*cmd)(int, char **), char **argv, const char *path)
 {
 	int argc = 0, rc;
 
+	(void)path;
 	while (argv[argc])
 		argc++;
 	rc = cmd(argc, argv);
@@ -62,10 +86,9 @@ static void command(int (*cmd)(int, char **), char **argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[512], btfarg[80];
+	char err[512];
 	/* 64 KiB of text: the bound is what is tested, and the fuzzer stays fast. */
 	char *text = btf_text_from_buf(data, size, NULL, 64 << 10, err, sizeof(err));
-	const char *path;
 
 	if (text) {
 		struct pahole_opts po = {.name = "fuzz", .desc = "fuzz"};
@@ -80,10 +103,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 
-	path = as_file(data, size);
-	snprintf(btfarg, sizeof(btfarg), "btf:%s", path);
-	command(layout_import_cmd,
-		(char *[]){"import", "--btf", (char *)path, "--struct", "page_counter", NULL});
-	command(layout_show_cmd, (char *[]){"show", btfarg, NULL});
+	btf_commands(as_file(data, size), command);
 	return 0;
 }
