@@ -25,6 +25,73 @@ set -u
 . "${0%/*}/preamble.sh"
 fx=$src/tests/fixtures/hitm
 
+# objects.json of a real run, parsed back.
+run=$tmp/run
+if "$pcbench" -s page_counter -p v6.0-rc1 -w direct -t 1,2 -r 2 --time 0.02 -o "$run" \
+	>/dev/null 2>"$tmp/err"; then
+	grep -q '"clock": "CLOCK_MONOTONIC"' "$run/objects.json" || no "objects.json: no clock"
+	grep -q '"base": "0x[0-9a-f]*"' "$run/objects.json" || no "objects.json: no base address"
+	# one sample, outside every window of this run (--script refuses a file without one)
+	grep -m 1 '|OP ' "$fx/intel.script" >"$tmp/one.script"
+	"$pcbench" hitm report "$run" --script "$tmp/one.script" >"$tmp/real.out" 2>"$tmp/err" ||
+		no "hitm report of a real run: $(cat "$tmp/err")"
+	n=$(grep -c '(2 windows; 0 samples in them' "$tmp/real.out")
+	[ "$n" = 2 ] || no "hitm report of a real run: expected 2 families of 2 windows, got $n"
+	grep -q '^L1.memory.usage ' "$tmp/real.out" || no "hitm report of a real run: no L1.memory.usage row"
+else
+	no "short run failed: $(cat "$tmp/err")"
+fi
+
+# The fake machine of hitm record's checks below (sysfs and procfs roots, lib/sysfs.h): an
+# Intel PMU with mem-loads, no capabilities; perf_event_paranoid is set by each check.
+mkdir -p "$tmp/sys/bus/event_source/devices/cpu/events" "$tmp/proc/sys/kernel" "$tmp/proc/self" \
+	"$tmp/bin"
+echo 'event=0xcd,umask=0x1,ldlat=3' >"$tmp/sys/bus/event_source/devices/cpu/events/mem-loads"
+printf 'Name:\tpcbench\nCapEff:\t0000000000000000\n' >"$tmp/proc/self/status"
+
+# Signals (TSan checks what their handlers call): a stand-in perf that waits (first on
+# PATH); SIG to pcbench while it runs ends both.
+mkdir "$tmp/slowbin"
+printf '#!/bin/sh\necho $$ >"%s/slowperf.pid"\nexec sleep 300\n' "$tmp" >"$tmp/slowbin/perf"
+chmod +x "$tmp/slowbin/perf"
+# stop_perf SIG WHAT COMMAND... - COMMAND (pcbench WHAT) in the background with the slow
+# perf; SIG to it once perf runs: it exits 3 and leaves no perf running.
+stop_perf() {
+	sig=$1 what=$2
+	shift 2
+	rm -f "$tmp/slowperf.pid"
+	PATH="$tmp/slowbin:$PATH" "$@" >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/slowperf.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -"$sig" $pid
+	wait $pid
+	st=$?
+	perf_pid=$(cat "$tmp/slowperf.pid" 2>/dev/null)
+	i=0
+	while [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$perf_pid" ] || no "$what: the stand-in perf never ran"
+	if [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null; then
+		no "$what: SIG$sig left perf ($perf_pid) running"
+		kill "$perf_pid"
+	fi
+	[ $st = 3 ] || no "$what: SIG$sig while perf runs: exit $st, want 3"
+}
+# perf script that never ends: SIGTERM to hitm report ends it too.
+mkdir "$tmp/wait-run"
+cp "$fx/run/objects.json" "$tmp/wait-run/"
+: >"$tmp/wait-run/perf.data"
+stop_perf TERM "hitm report" "$pcbench" hitm report "$tmp/wait-run"
+# perf c2c record that never ends (the fake machine, paranoid 1): SIGINT to hitm record
+# ends it too, as measure ends on SIGINT.
+echo 1 >"$tmp/proc/sys/kernel/perf_event_paranoid"
+stop_perf INT "hitm record" env PCBENCH_SYSFS_ROOT="$tmp/sys" PCBENCH_PROCFS_ROOT="$tmp/proc" \
+	"$pcbench" hitm record -s page_counter -t 1 -r 1 --time 0.02 -o "$tmp/rec5"
+# Under TSan only the run and the signals above: the rest is one thread; ASan runs it.
+case ${PCBENCH_SANITIZED:-} in *thread*) exit $fail ;; esac
 
 for arch in intel intel61 amd; do
 	golden=$src/tests/golden/hitm/${arch%61}.txt # intel61: the samples as perf 6.1 prints them
@@ -43,23 +110,6 @@ done
 # The same samples from stdin.
 (cd "$fx" && "$pcbench" hitm report run --script -) <"$fx/intel.script" | sed 's/  |.*//' >"$tmp/stdin.out"
 diff -q "$src/tests/golden/hitm/intel.txt" "$tmp/stdin.out" >/dev/null || no "hitm report --script -: differs"
-
-# objects.json of a real run, parsed back.
-run=$tmp/run
-if "$pcbench" -s page_counter -p v6.0-rc1 -w direct -t 1,2 -r 2 --time 0.02 -o "$run" \
-	>/dev/null 2>"$tmp/err"; then
-	grep -q '"clock": "CLOCK_MONOTONIC"' "$run/objects.json" || no "objects.json: no clock"
-	grep -q '"base": "0x[0-9a-f]*"' "$run/objects.json" || no "objects.json: no base address"
-	# one sample, outside every window of this run (--script refuses a file without one)
-	grep -m 1 '|OP ' "$fx/intel.script" >"$tmp/one.script"
-	"$pcbench" hitm report "$run" --script "$tmp/one.script" >"$tmp/real.out" 2>"$tmp/err" ||
-		no "hitm report of a real run: $(cat "$tmp/err")"
-	n=$(grep -c '(2 windows; 0 samples in them' "$tmp/real.out")
-	[ "$n" = 2 ] || no "hitm report of a real run: expected 2 families of 2 windows, got $n"
-	grep -q '^L1.memory.usage ' "$tmp/real.out" || no "hitm report of a real run: no L1.memory.usage row"
-else
-	no "short run failed: $(cat "$tmp/err")"
-fi
 
 # perf script as this machine's perf prints it: software samples with data addresses on
 # the monotonic clock (no PMU needed), read through hitm report's own perf script call.
@@ -102,11 +152,7 @@ fi
 
 # A machine described by fake sysfs and procfs roots (lib/sysfs.h): an Intel PMU with
 # mem-loads, perf_event_paranoid 2, no capabilities: only the paranoid setting is named.
-mkdir -p "$tmp/sys/bus/event_source/devices/cpu/events" "$tmp/proc/sys/kernel" "$tmp/proc/self" \
-	"$tmp/bin"
-echo 'event=0xcd,umask=0x1,ldlat=3' >"$tmp/sys/bus/event_source/devices/cpu/events/mem-loads"
 echo 2 >"$tmp/proc/sys/kernel/perf_event_paranoid"
-printf 'Name:\tpcbench\nCapEff:\t0000000000000000\n' >"$tmp/proc/self/status"
 # A stand-in perf: records its arguments, creates the -o file, runs the command after its
 # second "--" (the measurement) on the real machine.
 cat >"$tmp/bin/perf" <<'STUB'
@@ -169,42 +215,4 @@ timeout 20 "$pcbench" hitm report "$tmp/fifo-run" >/dev/null 2>"$tmp/err"
 st=$?
 [ $st = 2 ] && grep -q "perf.data: not a regular file" "$tmp/err" ||
 	no "hitm report with a FIFO perf.data: exit $st: $(cat "$tmp/err")"
-# A stand-in perf that waits (first on PATH): SIG to pcbench while it runs ends both.
-mkdir "$tmp/slowbin"
-printf '#!/bin/sh\necho $$ >"%s/slowperf.pid"\nexec sleep 300\n' "$tmp" >"$tmp/slowbin/perf"
-chmod +x "$tmp/slowbin/perf"
-# stop_perf SIG WHAT COMMAND... - COMMAND (pcbench WHAT) in the background with the slow
-# perf; SIG to it once perf runs: it exits 3 and leaves no perf running.
-stop_perf() {
-	sig=$1 what=$2
-	shift 2
-	rm -f "$tmp/slowperf.pid"
-	PATH="$tmp/slowbin:$PATH" "$@" >/dev/null 2>&1 &
-	pid=$!
-	i=0
-	while [ ! -s "$tmp/slowperf.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -"$sig" $pid
-	wait $pid
-	st=$?
-	perf_pid=$(cat "$tmp/slowperf.pid" 2>/dev/null)
-	i=0
-	while [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -n "$perf_pid" ] || no "$what: the stand-in perf never ran"
-	if [ -n "$perf_pid" ] && kill -0 "$perf_pid" 2>/dev/null; then
-		no "$what: SIG$sig left perf ($perf_pid) running"
-		kill "$perf_pid"
-	fi
-	[ $st = 3 ] || no "$what: SIG$sig while perf runs: exit $st, want 3"
-}
-# perf script that never ends: SIGTERM to hitm report ends it too.
-rm "$tmp/fifo-run/perf.data"
-: >"$tmp/fifo-run/perf.data"
-stop_perf TERM "hitm report" "$pcbench" hitm report "$tmp/fifo-run"
-# perf c2c record that never ends (the fake machine, paranoid 1): SIGINT to hitm record
-# ends it too, as measure ends on SIGINT.
-stop_perf INT "hitm record" env PCBENCH_SYSFS_ROOT="$tmp/sys" PCBENCH_PROCFS_ROOT="$tmp/proc" \
-	"$pcbench" hitm record -s page_counter -t 1 -r 1 --time 0.02 -o "$tmp/rec5"
 exit $fail

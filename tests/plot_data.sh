@@ -14,12 +14,6 @@
 # Short runs (--time 0.02, --noise-max off: a busy machine still gives ok rows).
 set -u
 . "${0%/*}/preamble.sh"
-command -v gnuplot >/dev/null || { echo "FAIL: no gnuplot (install-deps --plot)"; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: no python3 (install-deps)"; exit 1; }
-# python3 resolved once (a version manager's shim costs up to 0.7 CPU s a start): its real
-# interpreter first on PATH for the three forest checks.
-mkdir "$tmp/bin" && ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/bin/python3" &&
-	PATH=$tmp/bin:$PATH || { echo "FAIL: python3 does not run"; exit 1; }
 short="--time 0.02 --noise-max off"
 
 # measure ARGS... - a short run; exit 0 or 5 (too few blocks for a verdict) is fine, and 1
@@ -37,15 +31,34 @@ measure() {
 		cat "$tmp/err"
 	fi
 }
+
+# The runs first (threads at -t 2, the matrix's pairs). Under TSan only these, b left out (it
+# repeats a with another label): the plots and checks are one thread; ASan runs them.
+labels="a b"
+case ${PCBENCH_SANITIZED:-} in *thread*) labels=a ;; esac
+for l in $labels; do
+	measure -s page_counter -p v6.0-rc1,+A -w direct -t 1,2 -r 3 --label $l -o "$tmp/$l"
+done
+measure -s page_counter,c2c -p v6.0-rc1,+A,+ABC,transfer -w direct,pingpong -t 1,2 -r 3 \
+	-o "$tmp/blocks"
+measure -s page_counter -p v6.0-rc1,+A,+ABC -w direct -t 1,2 -r 3 --design independent \
+	-o "$tmp/indep"
+measure -s c2c --matrix -r 1 -o "$tmp/matrix"
+case ${PCBENCH_SANITIZED:-} in *thread*) exit $fail ;; esac
+
+command -v gnuplot >/dev/null || { echo "FAIL: no gnuplot (install-deps --plot)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: no python3 (install-deps)"; exit 1; }
+# python3 resolved once (a version manager's shim costs up to 0.7 CPU s a start): its real
+# interpreter first on PATH for the three forest checks.
+mkdir "$tmp/bin" && ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$tmp/bin/python3" &&
+	PATH=$tmp/bin:$PATH || { echo "FAIL: python3 does not run"; exit 1; }
 # plot RUN DIR - plot --keep-data into DIR
 plot() {
 	"$pcbench" plot "$1" -o "$2" --keep-data >"$tmp/plot.out" 2>&1 ||
 		{ no "plot $1: exit $?"; cat "$tmp/plot.out"; }
 }
 
-for l in a b; do
-	measure -s page_counter -p v6.0-rc1,+A -w direct -t 1,2 -r 3 --label $l -o "$tmp/$l"
-done
+# Runs a and b merged: two labels on one host.
 "$pcbench" merge "$tmp/a" "$tmp/b" -o "$tmp/merged" >/dev/null || no "merge"
 plot "$tmp/merged" "$tmp/pm"
 
@@ -110,13 +123,9 @@ forest_matches "$tmp/merged" "$tmp/pm" "merged run, two hosts"
 [ -s "$tmp/pm/forest-page_counter-direct.png" ] || no "no forest PNG for the merged run"
 
 # One host, both designs; the c2c probe in the same run.
-measure -s page_counter,c2c -p v6.0-rc1,+A,+ABC,transfer -w direct,pingpong -t 1,2 -r 3 \
-	-o "$tmp/blocks"
 plot "$tmp/blocks" "$tmp/pb"
 forest_matches "$tmp/blocks" "$tmp/pb" "block design"
 grep -q 'median per-block ratio' "$tmp/pb/forest-page_counter-direct.gp" || no "blocks: the x label says how %change is taken"
-measure -s page_counter -p v6.0-rc1,+A,+ABC -w direct -t 1,2 -r 3 --design independent \
-	-o "$tmp/indep"
 plot "$tmp/indep" "$tmp/pi"
 forest_matches "$tmp/indep" "$tmp/pi" "independent design"
 grep -q 'ratio of medians (independent' "$tmp/pi/forest-page_counter-direct.gp" ||
@@ -131,7 +140,6 @@ awk '!/^[#"]/ && NF { if ($1 < 2) bad = 1; n++ } END { exit bad || !n }' \
 	"$tmp/pb/transfer-c2c-pingpong.dat" || no "transfer plot: a point below 2 threads, or none"
 
 # The heatmap: viridis, never the rainbow.
-measure -s c2c --matrix -r 1 -o "$tmp/matrix"
 plot "$tmp/matrix" "$tmp/pmx"
 gp=$(sed -n "s/^call '\\([^']*\\)'.*/\\1/p" "$tmp/pmx/c2c-matrix.gp")
 [ -s "$tmp/pmx/c2c-matrix.png" ] && [ -f "$gp" ] || no "no heatmap, or its script ($gp)"
