@@ -39,10 +39,11 @@ static void pmu_header(FILE *out, const char *target, int named)
 		fprintf(out, "rows: those of %s, with the %s:: prefix rewritten to %s::\n",
 			c->alias_of, c->alias_of, target);
 	fprintf(out, "encodings from: %s\n", c->source);
-	fprintf(out, "raw terms encoded through: %s\n",
-		have_core_pmu()
-		    ? "this machine's sysfs core PMU (type, format/*)"
-		    : "the kernel's built-in formats (x86, Arm), type 4 (no core PMU in sysfs here)");
+	fprintf(
+	    out, "raw terms encoded through: %s\n",
+	    have_core_pmu()
+		? "this machine's sysfs core PMU (type, format/*)"
+		: "the kernel's built-in formats (x86, Arm), type 4 (no core PMU in sysfs here)");
 	if (named && strcmp(target, h->pmu))
 		fprintf(out, "this machine: %s (CPU %s)\n",
 			h->pmu[0] ? h->pmu : "no PMU of the table (generic perf events)", cpu);
