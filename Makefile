@@ -96,7 +96,7 @@ run: deps-run configure
 # No test may hang CI: one that runs longer than this fails (seconds, per test).
 TEST_TIMEOUT ?= 900
 # Each libFuzzer target's time (seconds; scripts/fuzz-smoke).
-FUZZ_SECONDS ?= 10
+FUZZ_SECONDS ?= 5
 CTEST = FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
 # ctest's result, then the skips' reasons (tests/skips.sh: which build, why).
 CTEST_DONE = rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
@@ -133,13 +133,15 @@ test-tsan: tsan-build
 fuzz-smoke: asan-build
 	cd build-asan && { $(CTEST) --timeout $$(($(FUZZ_SECONDS) + 300)) -L '^fuzz$$'; $(CTEST_DONE); }
 
-# make test (what .ci/run runs): the three builds one after the other, each only the programs
-# its share of the tests runs (target ci-programs), then one ctest over the three shares
+# make test (what .ci/run runs): the three builds side by side (make -j 3: their configure
+# and link steps leave CPUs idle), each only the programs its share of the tests runs (target
+# ci-programs; deps has run first, so the sub-make only checks), then one ctest over the shares
 # (label ci), each test renamed NAME@release, NAME@asan or NAME@tsan (tests/ci.cmake writes
 # build-ci/CTestTestfile.cmake): one scheduler keeps both CPUs busy to the end, where three
 # ctest runs in turn would each wait for its last long test.
-test: BUILD_TARGET = ci-programs
-test: deps build cross-arm64-configure asan-build tsan-build
+test: deps
+	@$(MAKE) --no-print-directory -j 3 build cross-arm64-configure asan-build tsan-build \
+		BUILD_TARGET=ci-programs
 	@cmake -DOUT=build-ci -DBUILDS="release=$(BUILD);asan=build-asan;tsan=build-tsan" \
 		-P tests/ci.cmake >/dev/null
 	cd build-ci && { $(CTEST); $(CTEST_DONE); }
