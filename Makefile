@@ -133,15 +133,13 @@ test-tsan: tsan-build
 fuzz-smoke: asan-build
 	cd build-asan && { $(CTEST) --timeout $$(($(FUZZ_SECONDS) + 300)) -L '^fuzz$$'; $(CTEST_DONE); }
 
-# make test (what .ci/run runs): the three builds side by side (make -j 3: their configure
-# and link steps leave CPUs idle), each only the programs its share of the tests runs (target
-# ci-programs; deps has run first, so the sub-make only checks), then one ctest over the shares
+# make test (what .ci/run runs): the three builds one after the other, each only the programs
+# its share of the tests runs (target ci-programs), then one ctest over the three shares
 # (label ci), each test renamed NAME@release, NAME@asan or NAME@tsan (tests/ci.cmake writes
 # build-ci/CTestTestfile.cmake): one scheduler keeps both CPUs busy to the end, where three
 # ctest runs in turn would each wait for its last long test.
-test: deps
-	@$(MAKE) --no-print-directory -j 3 build cross-arm64-configure asan-build tsan-build \
-		BUILD_TARGET=ci-programs
+test: BUILD_TARGET = ci-programs
+test: deps build cross-arm64-configure asan-build tsan-build
 	@cmake -DOUT=build-ci -DBUILDS="release=$(BUILD);asan=build-asan;tsan=build-tsan" \
 		-P tests/ci.cmake >/dev/null
 	cd build-ci && { $(CTEST); $(CTEST_DONE); }
