@@ -98,7 +98,7 @@ TEST_TIMEOUT ?= 900
 # Each libFuzzer target's time (seconds; scripts/fuzz-smoke).
 FUZZ_SECONDS ?= 5
 CTEST = FUZZ_SECONDS=$(FUZZ_SECONDS) ctest --output-on-failure --timeout $(TEST_TIMEOUT) -j $(JOBS)
-# ctest's result, then the skips' reasons (tests/skips.sh: which build, why).
+# ctest's result, then each skip's reason (tests/skips.sh).
 CTEST_DONE = rc=$$?; sh $(CURDIR)/tests/skips.sh; exit $$rc
 
 test-all: deps build cross-arm64-configure

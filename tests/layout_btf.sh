@@ -159,7 +159,7 @@ fi
 # random 1-8 byte mutations of a real BTF: `layout import --btf` and `layout show btf:`
 # exit 0 or 2 (a refusal names the file), never a signal or a hang. The regression inputs
 # run through pcbench in every build. The mutations run in one process: in the Release
-# build (make test; in CI make test-release, label release) through BTF_CMDS
+# build (make test-all, and make test's Release share: label release) through BTF_CMDS
 # (tests/btf_cmds.c: fuzz_btf's two commands on each file, exit 0 or 2, a refusal names the
 # file, 60 s at most); under ASan (make test-asan, PCBENCH_FUZZ_DIR) through fuzz_btf, which
 # calls the same two commands on each input as a file (exit 0 or 2, else it aborts) and

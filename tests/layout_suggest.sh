@@ -14,7 +14,7 @@
 #     (PCBENCH_SANITIZED: make test-asan, test-tsan) the first 12 of the same 200 cases: the
 #     variants repeat every 12 cases (distinct signatures or not: case % 2; --max-size:
 #     case % 3 == 1, its slack case % 4), so 12 has each once; the sanitizer checks code
-#     paths, the Release build (make test; in CI make test-release, label release) checks
+#     paths, the Release build (make test-all, and make test's Release share: label release) checks
 #     all 200 cases;
 #  4. layout show --scenario's summary line names the suggest command; bad usage exits 2.
 set -u
