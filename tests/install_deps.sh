@@ -24,8 +24,8 @@ expect() { # expect NAME WANT GOT
 }
 apt_rt="apt-get install -y --no-install-recommends cmake make ninja-build gcc g++ libc6-dev pkg-config git libbenchmark-dev hwloc libhwloc-dev libpfm4-dev libjansson-dev libbpf-dev libgsl-dev"
 dnf_rt="dnf install -y cmake make ninja-build gcc gcc-c++ glibc-static pkgconf-pkg-config git google-benchmark-devel hwloc hwloc-devel libpfm-devel jansson-devel libbpf-devel gsl-devel"
-apt_full="$apt_rt gnuplot-nox dwarves clang libclang-rt-dev linux-perf parallel openssh-server openssh-client rpm help2man man-db bash-completion slurm-wlm munge libbenchmark-tools python3-scipy rsync lintian iproute2 qemu-system-x86 qemu-system-arm cpio dropbear-bin"
-dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt perf parallel openssh-server openssh-clients rpm-build help2man man-db bash-completion slurm-slurmctld slurm-slurmd munge python3-scipy rsync lintian iproute qemu-system-x86 qemu-system-aarch64 cpio dropbear"
+apt_full="$apt_rt gnuplot-nox dwarves clang libclang-rt-dev lld linux-perf parallel openssh-server openssh-client rpm help2man man-db bash-completion slurm-wlm munge libbenchmark-tools python3-scipy rsync lintian iproute2 qemu-system-x86 qemu-system-arm cpio dropbear-bin"
+dnf_full="$dnf_rt gnuplot dwarves clang compiler-rt lld perf parallel openssh-server openssh-clients rpm-build help2man man-db bash-completion slurm-slurmctld slurm-slurmd munge python3-scipy rsync lintian iproute qemu-system-x86 qemu-system-aarch64 cpio dropbear"
 
 for os in debian12 ubuntu2404; do
 	expect "$os --runtime --print" "$apt_rt" "$(PCBENCH_SYSROOT=$fx/$os $deps --runtime --print)"
