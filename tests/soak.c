@@ -16,7 +16,7 @@
  * (runs 1, 5 and 9, the forced pattern, and 6, drawn), so 12 runs keep the test's power.
  * The window's length plays no part (the hook decides which windows are errors): with the
  * old registration the same 4 runs fail with 0.2 s windows and with 0.02 s ones, which take
- * 1.4 s instead of 12 (2.5 CPU s instead of 24).
+ * 1.4 s instead of 12 (2.6 CPU s instead of 24).
  *
  * usage: soak SRCDIR [RUNS [SEED]]   (default 12 runs, seed 1)
  */
